@@ -1,0 +1,133 @@
+#include "base/config.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "base/log.hpp"
+
+namespace hmpi {
+
+const std::vector<ParamInfo>& parameter_table() {
+    static const std::vector<ParamInfo> table = {
+        {"HMPI_NP", "1", "ranks",
+         "Number of rank threads in the process. Set by hmpirun -np; a program started "
+         "without hmpirun runs as a single rank.",
+         "MPI singleton semantics"},
+        {"HMPI_BIND", "core", "core|none",
+         "Pin rank i to the i-th core in hwloc's logical order (wrapping when there are more "
+         "ranks than cores), or leave threads unbound. Set by hmpirun --bind-to.",
+         "compact mapping keeps neighbouring ranks on neighbouring cores"},
+        {"HMPI_CONTROL_FD", "-1", "file descriptor",
+         "Pipe to hmpirun for rank events (exits, aborts, crashes, timeout dumps). Set by "
+         "hmpirun; internal.",
+         "launcher protocol, docs/launcher.md"},
+        {"HMPI_STACK_SIZE", "auto", "bytes (K/M/G suffixes)",
+         "Stack size of each rank thread. auto = the process stack limit (ulimit -s), at "
+         "least 8 MiB, so ranks get what a process-per-rank program would.",
+         "glibc's default thread stack"},
+        {"HMPI_SPIN_US", "auto", "microseconds",
+         "How long a waiting rank polls before it starts yielding the core. auto = 50 us, or "
+         "2 us when there are more ranks than cores.",
+         "a round trip here is ~0.5 us; 50 us covers bursts without burning a core for long"},
+        {"HMPI_YIELD_US", "auto", "microseconds",
+         "How long a waiting rank yields (sched_yield) after spinning before it parks on a "
+         "futex. auto = 200 us, or 20 us when there are more ranks than cores.",
+         "futex wake costs a few us; parking sooner only pays off under oversubscription"},
+        {"HMPI_INLINE_MAX", "4096", "bytes",
+         "Largest message copied through the receiver's ring (two copies, the send completes "
+         "at once); larger messages are copied once, by the receiver, straight from the "
+         "sender's buffer.",
+         "measured: bench/pingpong.c, docs/point-to-point.md"},
+        {"HMPI_RING_CELLS", "256", "64-byte cells (power of two)",
+         "Capacity of each sender->receiver ring. Must hold at least one message of "
+         "HMPI_INLINE_MAX bytes; when a ring is full, messages queue in an overflow list.",
+         "16 KiB per communicating pair keeps 16 ranks' rings in L2"},
+    };
+    return table;
+}
+
+namespace {
+
+const char* env(const char* name) {
+    const char* v = std::getenv(name);
+    return (v && *v) ? v : nullptr;
+}
+
+long long parse_int(const char* name, const char* text, long long lo, long long hi) {
+    char* end = nullptr;
+    errno = 0;
+    long long v = std::strtoll(text, &end, 10);
+    long long scale = 1;
+    if (end && *end) {
+        switch (*end) {
+            case 'k': case 'K': scale = 1LL << 10; ++end; break;
+            case 'm': case 'M': scale = 1LL << 20; ++end; break;
+            case 'g': case 'G': scale = 1LL << 30; ++end; break;
+            default: break;
+        }
+    }
+    if (errno != 0 || end == text || (end && *end) || v * scale < lo || v * scale > hi)
+        die("invalid value '%s' for %s (expected an integer in [%lld, %lld])", text, name, lo, hi);
+    return v * scale;
+}
+
+double parse_double(const char* name, const char* text, double lo, double hi) {
+    char* end = nullptr;
+    double v = std::strtod(text, &end);
+    if (end == text || *end || v < lo || v > hi)
+        die("invalid value '%s' for %s (expected a number in [%g, %g])", text, name, lo, hi);
+    return v;
+}
+
+Config read_config() {
+    Config c;
+    if (const char* v = env("HMPI_NP")) c.nranks = static_cast<int>(parse_int("HMPI_NP", v, 1, 1 << 20));
+    if (const char* v = env("HMPI_BIND")) {
+        if (!std::strcmp(v, "core")) c.bind = BindPolicy::core;
+        else if (!std::strcmp(v, "none")) c.bind = BindPolicy::none;
+        else die("invalid value '%s' for HMPI_BIND (expected core or none)", v);
+    }
+    if (const char* v = env("HMPI_CONTROL_FD")) c.control_fd = static_cast<int>(parse_int("HMPI_CONTROL_FD", v, 0, 1 << 20));
+
+    if (const char* v = env("HMPI_STACK_SIZE")) {
+        c.stack_bytes = static_cast<std::size_t>(parse_int("HMPI_STACK_SIZE", v, 64 << 10, 1LL << 40));
+    } else {
+        rlimit rl{};
+        std::size_t s = 8u << 20;
+        if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > s) s = rl.rlim_cur;
+        c.stack_bytes = s;
+    }
+
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    bool oversubscribed = ncpu > 0 && c.nranks > ncpu;
+    c.spin_us = oversubscribed ? 2.0 : 50.0;
+    c.yield_us = oversubscribed ? 20.0 : 200.0;
+    if (const char* v = env("HMPI_SPIN_US")) c.spin_us = parse_double("HMPI_SPIN_US", v, 0, 1e7);
+    if (const char* v = env("HMPI_YIELD_US")) c.yield_us = parse_double("HMPI_YIELD_US", v, 0, 1e7);
+
+    c.inline_max = 4096;
+    c.ring_cells = 256;
+    if (const char* v = env("HMPI_INLINE_MAX")) c.inline_max = static_cast<std::size_t>(parse_int("HMPI_INLINE_MAX", v, 0, 1 << 20));
+    if (const char* v = env("HMPI_RING_CELLS")) c.ring_cells = static_cast<std::size_t>(parse_int("HMPI_RING_CELLS", v, 4, 1 << 20));
+    if (c.ring_cells & (c.ring_cells - 1)) die("HMPI_RING_CELLS=%zu is not a power of two", c.ring_cells);
+    // One inline message must fit in a ring: header cell + payload cells.
+    std::size_t need = 2 + c.inline_max / 64;
+    if (need > c.ring_cells)
+        die("HMPI_INLINE_MAX=%zu needs rings of at least %zu cells, but HMPI_RING_CELLS=%zu", c.inline_max, need,
+            c.ring_cells);
+    return c;
+}
+
+}  // namespace
+
+const Config& config() {
+    static const Config c = read_config();
+    return c;
+}
+
+}  // namespace hmpi

@@ -1,0 +1,44 @@
+// The runtime's parameters: every environment variable HMPI reads is declared
+// in the one table in config.cpp (name, default, unit, meaning, where the
+// default came from) and read there, once, at job start. docs/environment.md
+// documents the same table; a unit test keeps the two in step.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hmpi {
+
+enum class BindPolicy { core, none };
+
+struct Config {
+    // Set by hmpirun (see docs/launcher.md).
+    int nranks = 1;                   // HMPI_NP
+    BindPolicy bind = BindPolicy::core;  // HMPI_BIND
+    int control_fd = -1;              // HMPI_CONTROL_FD
+    // Rank threads.
+    std::size_t stack_bytes = 0;      // HMPI_STACK_SIZE
+    // Waiting.
+    double spin_us = 0;               // HMPI_SPIN_US
+    double yield_us = 0;              // HMPI_YIELD_US
+    // Point-to-point protocol.
+    std::size_t inline_max = 0;       // HMPI_INLINE_MAX
+    std::size_t ring_cells = 0;       // HMPI_RING_CELLS
+};
+
+struct ParamInfo {
+    const char* name;
+    const char* default_value;  // as a string; "auto" where derived at start
+    const char* unit;
+    const char* meaning;
+    const char* source;         // where the default came from
+};
+
+// The table of every parameter, for docs and the info dump.
+const std::vector<ParamInfo>& parameter_table();
+
+// Reads the environment once (first call) and returns the result. Invalid
+// values are a fatal, named error: a mistyped knob must not be ignored.
+const Config& config();
+
+}  // namespace hmpi

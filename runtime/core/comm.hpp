@@ -1,0 +1,39 @@
+// Communicators.
+//
+// A communicator has a part every member shares (size, members' world ranks,
+// context id: CommShared, immutable once built) and a part each rank owns
+// (its rank in it, error handler, name: Comm), because MPI makes error
+// handlers, names and attributes per process. The predefined handles
+// MPI_COMM_WORLD and MPI_COMM_SELF resolve through the current rank.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace hmpi {
+
+struct Rank;
+
+struct CommShared {
+    std::uint32_t context_id = 0;  // point-to-point context; collectives will use context_id + 1
+    int size = 0;
+    std::vector<int> world_rank_of;  // rank in this communicator -> world rank
+};
+
+struct Comm {
+    static constexpr std::uint32_t kMagic = 0x434f4d4d;  // "COMM"
+    std::uint32_t magic = kMagic;
+    const CommShared* shared = nullptr;
+    int rank = -1;
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+    const char* name = "";
+
+    int size() const noexcept { return shared->size; }
+    int world_rank(int r) const noexcept { return shared->world_rank_of[static_cast<std::size_t>(r)]; }
+};
+
+// The communicator behind a handle for the calling rank, or nullptr.
+Comm* comm_from_handle(MPI_Comm h) noexcept;
+
+}  // namespace hmpi

@@ -1,0 +1,46 @@
+// Datatypes as the core sees them: a size (bytes of data per element), an
+// extent (stride between elements) and the element's data as a list of
+// (offset, length) segments. Predefined types are a fixed table indexed by
+// their ABI handle value; derived types (object-model issue) will add
+// constructors that produce the same flattened form.
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hmpi {
+
+struct Segment {
+    std::ptrdiff_t offset;
+    std::size_t length;
+};
+
+struct Datatype {
+    static constexpr std::uint32_t kMagic = 0x44545950;  // "DTYP"
+    std::uint32_t magic = kMagic;
+    const char* name = "";
+    std::size_t size = 0;         // bytes of data in one element
+    std::ptrdiff_t extent = 0;    // distance between consecutive elements
+    bool contiguous = true;       // one segment at offset 0 of length size == extent
+    std::vector<Segment> segments;
+    // Sizes of the basic elements of one element, in order (MPI_Get_elements).
+    std::vector<std::size_t> basic_sizes;
+};
+
+// The datatype behind a handle, or nullptr if the handle is not a valid
+// committed datatype (MPI_DATATYPE_NULL included).
+const Datatype* datatype_from_handle(MPI_Datatype h) noexcept;
+
+// Copies the first `bytes` bytes of the packed representation of
+// (buf, count, type) to `out`.
+void pack_bytes(const void* buf, const Datatype& type, std::size_t bytes, void* out) noexcept;
+
+// Writes `bytes` bytes of packed data into (buf, type) element by element.
+void unpack_bytes(const void* in, std::size_t bytes, void* buf, const Datatype& type) noexcept;
+
+// Copies `bytes` bytes of packed data from (src, stype) into (dst, dtype).
+void copy_typed(const void* src, const Datatype& stype, void* dst, const Datatype& dtype, std::size_t bytes) noexcept;
+
+}  // namespace hmpi

@@ -1,0 +1,81 @@
+// The point-to-point engine.
+//
+// Protocols (thresholds in base/config.cpp, measured in docs/point-to-point.md):
+//  - inline: messages up to HMPI_INLINE_MAX bytes are copied into the
+//    receiver's ring by the sender; the send completes at once (synchronous
+//    sends carry their request and complete when matched).
+//  - single copy: larger messages send an envelope with a pointer to the
+//    sender's request; the receiver, once matched, copies straight from the
+//    sender's buffer into its own and completes the sender's request.
+//
+// Matching is done by the receiver, in its own progress: senders never touch
+// a receiver's queues, only its rings. Rank-local queues are locked only for
+// ranks that asked for MPI_THREAD_MULTIPLE.
+#pragma once
+#include <sched.h>
+
+#include "base/park.hpp"
+#include "core/rank.hpp"
+
+namespace hmpi {
+
+// Start operations described by a filled-in request (owner, kind, mode,
+// buffer, count, type, peer, tag, comm, context). They never block.
+void start_send(Rank& self, Request& req);
+void start_recv(Rank& self, Request& req);
+// Receives a message taken by a matched probe (nullptr: MPI_MESSAGE_NO_PROC).
+void start_mrecv(Rank& self, Request& req, Message* msg);
+// A buffered send: copies into the attached buffer and sends from there.
+// Returns MPI_SUCCESS or MPI_ERR_BUFFER (not enough space: *need, *free set).
+int start_bsend(Rank& self, const Request& args, std::size_t* need, std::size_t* avail);
+
+// Drains this rank's channels and matches what arrived. Returns false if
+// another thread of the rank was already progressing (nothing was done).
+bool progress(Rank& self);
+
+// Looks for a matching arrived message; fills *st (unless null). With `take`,
+// removes it from the queue and returns it (MPI_Mprobe).
+bool probe(Rank& self, std::uint32_t context, int source, int tag, MPI_Status* st, Message** take);
+
+// Cancels a pending receive. Returns true if it was cancelled.
+bool cancel_recv(Rank& self, Request& req);
+
+// Called when the rank wants every buffered send delivered (Buffer_detach, Finalize).
+bool bsend_idle(Rank& self);
+bool detached_idle(Rank& self);
+
+// Waits until done() holds, progressing meanwhile: polls, then yields, then
+// parks on the rank's doorbell (see base/park.hpp).
+template <class Done>
+void wait_until(Rank& self, Done&& done) {
+    if (done()) return;
+    const Job& j = job();
+    Backoff backoff(j.spin_us, j.yield_us);
+    for (;;) {
+        bool progressed = progress(self);
+        if (done()) return;
+        switch (backoff.next()) {
+            case Backoff::Step::spin: cpu_relax(); break;
+            case Backoff::Step::yield: sched_yield(); break;
+            case Backoff::Step::park:
+                // Never sleep while another thread of this rank holds the
+                // progress lock: it may already have passed the channel that
+                // will hold our message, and nobody would ring for it.
+                if (!progressed && self.multithreaded) {
+                    sched_yield();
+                    break;
+                }
+                self.doorbell.park([&] {
+                    if (!progress(self)) return true;
+                    return done();
+                });
+                break;
+        }
+    }
+}
+
+inline void wait_request(Rank& self, Request& req) {
+    wait_until(self, [&] { return req.complete(); });
+}
+
+}  // namespace hmpi

@@ -1,0 +1,74 @@
+// Requests: one per point-to-point operation in flight.
+//
+// Ownership: a request belongs to the rank that created it; only that rank
+// frees it. Another rank may complete it (a receiver that copies a
+// rendezvous message or matches a synchronous send): it publishes the
+// completion with a release store to `state` and never touches the request
+// again, so the owner may free it as soon as it sees kComplete.
+#pragma once
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "core/datatype.hpp"
+
+namespace hmpi {
+
+struct Rank;
+struct Comm;
+
+enum class RequestKind : std::uint8_t { send, recv };
+enum class SendMode : std::uint8_t { standard, sync, ready, buffered };
+
+struct Request {
+    static constexpr std::uint32_t kMagic = 0x52455155;  // "REQU"
+    static constexpr std::uint32_t kInactive = 0, kActive = 1, kComplete = 2;
+
+    std::uint32_t magic = kMagic;
+    std::atomic<std::uint32_t> state{kInactive};
+    RequestKind kind = RequestKind::send;
+    SendMode mode = SendMode::standard;
+    bool persistent = false;
+    bool detached = false;     // MPI_Request_free'd while active: reaped by progress
+    bool internal = false;     // created by the runtime (e.g. a buffered send), never seen by users
+    Rank* owner = nullptr;
+
+    // The operation.
+    const void* send_buf = nullptr;
+    void* recv_buf = nullptr;
+    std::int64_t count = 0;
+    const Datatype* type = nullptr;
+    int peer = MPI_PROC_NULL;  // destination or source, rank in comm
+    int tag = 0;
+    Comm* comm = nullptr;
+    std::uint32_t context = 0;  // the communicator's point-to-point context id
+
+    // The outcome (valid once complete).
+    int status_source = MPI_ANY_SOURCE;
+    int status_tag = MPI_ANY_TAG;
+    int status_error = MPI_SUCCESS;
+    std::int64_t status_bytes = 0;
+    bool status_cancelled = false;
+
+    // Posted-receive queue links (owner's matching state).
+    Request* next = nullptr;
+    Request* prev = nullptr;
+
+    // Buffered sends: the block of the attached buffer holding the copy.
+    void* bsend_block = nullptr;
+
+    bool complete() const noexcept { return state.load(std::memory_order_acquire) == kComplete; }
+};
+
+// Status helpers: MPI_Status keeps the byte count in MPI_internal[0..1] and
+// the cancelled flag in MPI_internal[2].
+void status_set(MPI_Status* st, int source, int tag, int error, std::int64_t bytes, bool cancelled) noexcept;
+std::int64_t status_bytes(const MPI_Status* st) noexcept;
+bool status_cancelled(const MPI_Status* st) noexcept;
+// Single-completion calls leave MPI_ERROR alone (MPI 3.1, 3.2.5); the
+// multiple-completion calls set it.
+void status_from_request(const Request& r, MPI_Status* st, bool set_error = false) noexcept;
+void status_empty(MPI_Status* st) noexcept;
+
+}  // namespace hmpi
