@@ -53,7 +53,7 @@ HMPI_API(int, Finalize, (void)) {
     if (int e = c.require_initialized()) return e;
     Rank& self = *c.rank();
     // Buffered and freed-but-active sends must still reach their receivers.
-    wait_until(self, [&] { return detached_idle(self); });
+    wait_until(self, [&] { return detached_sends_idle(self); });
     self.was_finalized.store(true, std::memory_order_relaxed);
     self.phase.store(RankPhase::finalized, std::memory_order_release);
     return MPI_SUCCESS;

@@ -49,9 +49,11 @@ void empty_status(MPI_Status* st, bool set_error) {
     status_set(st, MPI_ANY_SOURCE, MPI_ANY_TAG, err, 0, false);
 }
 
-int operation_error(const Call& c, const Request* r, int err) {
+// Raises a completed operation's error through its communicator's handler
+// (`comm` is read before the request is freed).
+int operation_error(const Call& c, const Comm* comm, int err) {
     if (err == MPI_SUCCESS) return MPI_SUCCESS;
-    return c.fail(r ? r->comm : nullptr, err, "a request completed with %s", error_class_name(err));
+    return c.fail(comm, err, "a request completed with %s", error_class_name(err));
 }
 
 MPI_Status* status_at(MPI_Status* arr, int i) { return arr ? &arr[i] : nullptr; }
@@ -88,8 +90,8 @@ HMPI_API(int, Wait, (MPI_Request *request, MPI_Status *status)) {
     if (int e = check_request(c, *request, "request", &r)) return e;
     if (!is_active(r)) return empty_status(status, false), MPI_SUCCESS;
     wait_request(*c.rank(), *r);
-    int err = finish(r, request, status, false);
-    return operation_error(c, r->persistent ? r : nullptr, err);
+    const Comm* comm = r->comm;
+    return operation_error(c, comm, finish(r, request, status, false));
 }
 
 HMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status)) {
@@ -103,7 +105,8 @@ HMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status)) {
     if (!r->complete()) progress(*c.rank());
     *flag = r->complete();
     if (!*flag) return MPI_SUCCESS;
-    return operation_error(c, nullptr, finish(r, request, status, false));
+    const Comm* comm = r->comm;
+    return operation_error(c, comm, finish(r, request, status, false));
 }
 
 HMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])) {
@@ -172,7 +175,8 @@ HMPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, 
     });
     *index = found;
     Request* r = rs[static_cast<std::size_t>(found)];
-    return operation_error(c, nullptr, finish(r, &array_of_requests[found], status, false));
+    const Comm* comm = r->comm;
+    return operation_error(c, comm, finish(r, &array_of_requests[found], status, false));
 }
 
 HMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status)) {
@@ -191,7 +195,8 @@ HMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, 
         if (r->complete()) {
             *flag = 1;
             *index = i;
-            return operation_error(c, nullptr, finish(r, &array_of_requests[i], status, false));
+            const Comm* comm = r->comm;
+            return operation_error(c, comm, finish(r, &array_of_requests[i], status, false));
         }
     }
     *index = MPI_UNDEFINED;

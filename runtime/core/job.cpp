@@ -95,15 +95,42 @@ void install_signal_handlers() {
     sigaction(SIGRTMIN + 1, &dump, nullptr);
 }
 
-// A stack overflow must still be reported: give each rank thread a signal stack.
-void install_alt_stack() {
-    constexpr std::size_t kAltStack = 64 << 10;
-    stack_t ss;
-    ss.ss_sp = std::malloc(kAltStack);
-    ss.ss_size = kAltStack;
-    ss.ss_flags = 0;
-    if (ss.ss_sp) sigaltstack(&ss, nullptr);
-}
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizerOwnsAltStack = true;  // the sanitizer installs and frees its own
+#else
+constexpr bool kSanitizerOwnsAltStack = false;
+#endif
+
+// A stack overflow must still be reported: each rank thread gets a signal
+// stack for the crash handler, released when the rank ends.
+class AltStack {
+public:
+    AltStack() {
+        if (kSanitizerOwnsAltStack) return;
+        mem_ = std::malloc(kSize);
+        if (!mem_) return;
+        stack_t ss{};
+        ss.ss_sp = mem_;
+        ss.ss_size = kSize;
+        if (sigaltstack(&ss, nullptr) != 0) {
+            std::free(mem_);
+            mem_ = nullptr;
+        }
+    }
+    ~AltStack() {
+        if (!mem_) return;
+        stack_t ss{};
+        ss.ss_flags = SS_DISABLE;
+        sigaltstack(&ss, nullptr);
+        std::free(mem_);
+    }
+    AltStack(const AltStack&) = delete;
+    AltStack& operator=(const AltStack&) = delete;
+
+private:
+    static constexpr std::size_t kSize = 64 << 10;
+    void* mem_ = nullptr;
+};
 
 // Each rank gets its own copy of argv, as separate processes would.
 std::vector<char*> copy_argv(int argc, char** argv) {
@@ -119,7 +146,7 @@ void run_rank(RankStart& s) {
     set_current_rank(&r);
     set_rank_main_thread(true);
     if (config().bind == BindPolicy::core) bind_current_thread_to_core(r.world_rank);
-    install_alt_stack();
+    AltStack alt_stack;
     std::vector<char*> argv = copy_argv(s.argc, s.argv);
     r.phase.store(RankPhase::running, std::memory_order_release);
     int status = s.user_main(s.argc, argv.data(), s.envp);

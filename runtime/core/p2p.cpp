@@ -312,8 +312,16 @@ bool bsend_idle(Rank& self) {
     return self.bsend.blocks.empty();
 }
 
-bool detached_idle(Rank& self) {
+bool detached_sends_idle(Rank& self) {
     MaybeLock guard(self.lock, self.multithreaded);
+    for (Request* r : self.detached) {
+        if (r->kind == RequestKind::recv && r->state.load(std::memory_order_acquire) == Request::kActive) {
+            self.posted.remove(r);
+            r->status_cancelled = true;
+            r->state.store(Request::kComplete, std::memory_order_release);
+        }
+    }
+    reap_detached(self);
     return self.detached.empty();
 }
 

@@ -40,9 +40,11 @@ bool probe(Rank& self, std::uint32_t context, int source, int tag, MPI_Status* s
 // Cancels a pending receive. Returns true if it was cancelled.
 bool cancel_recv(Rank& self, Request& req);
 
-// Called when the rank wants every buffered send delivered (Buffer_detach, Finalize).
+// Whether every buffered send has been delivered (Buffer_detach, Finalize).
 bool bsend_idle(Rank& self);
-bool detached_idle(Rank& self);
+// Finalize: cancels receives the user freed while pending (nothing will
+// ever read them) and reports whether freed sends are all delivered.
+bool detached_sends_idle(Rank& self);
 
 // Waits until done() holds, progressing meanwhile: polls, then yields, then
 // parks on the rank's doorbell (see base/park.hpp).
