@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 
@@ -47,6 +48,13 @@ const std::vector<ParamInfo>& parameter_table() {
          "Capacity of each sender->receiver ring. Must hold at least one message of "
          "HMPI_INLINE_MAX bytes; when a ring is full, messages queue in an overflow list.",
          "16 KiB per communicating pair keeps 16 ranks' rings in L2"},
+        {"HMPI_SPLIT_COPY_MIN", "524288", "bytes (K/M/G suffixes)",
+         "Smallest single-copy message whose copy the receiver shares with the waiting sender "
+         "(both copy chunks of it at once). 0 disables sharing.",
+         "measured: bench/pingpong.c, docs/point-to-point.md"},
+        {"HMPI_SPLIT_COPY_CHUNK", "131072", "bytes (K/M/G suffixes)",
+         "Size of the chunks a shared copy is cut into.",
+         "measured: bench/pingpong.c, docs/point-to-point.md"},
     };
     return table;
 }
@@ -114,6 +122,11 @@ Config read_config() {
     c.ring_cells = 256;
     if (const char* v = env("HMPI_INLINE_MAX")) c.inline_max = static_cast<std::size_t>(parse_int("HMPI_INLINE_MAX", v, 0, 1 << 20));
     if (const char* v = env("HMPI_RING_CELLS")) c.ring_cells = static_cast<std::size_t>(parse_int("HMPI_RING_CELLS", v, 4, 1 << 20));
+    c.split_copy_min = 512 << 10;
+    c.split_copy_chunk = 128 << 10;
+    if (const char* v = env("HMPI_SPLIT_COPY_MIN")) c.split_copy_min = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_MIN", v, 0, 1LL << 50));
+    if (const char* v = env("HMPI_SPLIT_COPY_CHUNK")) c.split_copy_chunk = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_CHUNK", v, 4096, 1LL << 40));
+    if (c.split_copy_min == 0) c.split_copy_min = SIZE_MAX;
     if (c.ring_cells & (c.ring_cells - 1)) die("HMPI_RING_CELLS=%zu is not a power of two", c.ring_cells);
     // One inline message must fit in a ring: header cell + payload cells.
     std::size_t need = 2 + c.inline_max / 64;

@@ -24,6 +24,8 @@ struct Config {
     // Point-to-point protocol.
     std::size_t inline_max = 0;       // HMPI_INLINE_MAX
     std::size_t ring_cells = 0;       // HMPI_RING_CELLS
+    std::size_t split_copy_min = 0;   // HMPI_SPLIT_COPY_MIN
+    std::size_t split_copy_chunk = 0; // HMPI_SPLIT_COPY_CHUNK
 };
 
 struct ParamInfo {

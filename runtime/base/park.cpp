@@ -1,6 +1,7 @@
 #include "base/park.hpp"
 
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -14,6 +15,30 @@ std::uint64_t now_ns() noexcept {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
+
+namespace asymmetric_barrier {
+
+namespace {
+bool register_membarrier() noexcept {
+    long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+}  // namespace
+
+bool heavy_available() noexcept {
+    static const bool available = register_membarrier();
+    return available;
+}
+
+void heavy() noexcept {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+#if !defined(__SANITIZE_THREAD__)
+    if (heavy_available()) syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+#endif
+}
+
+}  // namespace asymmetric_barrier
 
 void Doorbell::wait_for_change(std::uint32_t seen) noexcept {
     // The futex call re-checks word_ == seen atomically in the kernel.
@@ -29,9 +54,10 @@ Backoff::Backoff(double spin_us, double yield_us) noexcept
     : spin_ns_(static_cast<std::uint64_t>(spin_us * 1000)), yield_ns_(static_cast<std::uint64_t>(yield_us * 1000)) {}
 
 Backoff::Step Backoff::next() noexcept {
-    // Reading the clock costs ~20 ns: only every 64 polls while spinning.
+    // Reading the clock costs ~20 ns: only every 64 polls while spinning, and
+    // not at all in a wait that ends within the first 64 (a round trip).
     ++polls_;
-    if (phase_ == Step::spin && (polls_ & 63) != 1 && polls_ > 1) return Step::spin;
+    if (phase_ == Step::spin && (polls_ & 63) != 0) return Step::spin;
     std::uint64_t t = now_ns();
     if (start_ == 0) start_ = t;
     std::uint64_t waited = t - start_;

@@ -14,6 +14,7 @@
 
 #include "base/config.hpp"
 #include "base/log.hpp"
+#include "base/park.hpp"
 #include "base/topology.hpp"
 #include "core/rank.hpp"
 
@@ -173,6 +174,8 @@ std::unique_ptr<Job> build_job(const Config& cfg) {
     j->nranks = cfg.nranks;
     j->ring_cells = cfg.ring_cells;
     j->inline_max = cfg.inline_max;
+    j->split_copy_min = cfg.split_copy_min;
+    j->split_copy_chunk = cfg.split_copy_chunk;
     j->spin_us = cfg.spin_us;
     j->yield_us = cfg.yield_us;
     j->start_ns = now_ns();
@@ -218,6 +221,7 @@ int start_job(int argc, char** argv, char** envp, UserMain user_main) {
     std::unique_ptr<Job> j = build_job(cfg);
     install_job(j.get());
     install_signal_handlers();
+    asymmetric_barrier::heavy_available();  // register membarrier before any rank runs
 
     std::vector<RankStart> starts(static_cast<std::size_t>(cfg.nranks));
     for (int i = 0; i < cfg.nranks; ++i)

@@ -51,8 +51,30 @@ void finish_protocol(const Envelope& env) noexcept {
 
 void deliver_rendezvous(Request& r, const Envelope& env, std::size_t n) noexcept {
     // The single copy: sender's buffer -> receiver's buffer.
-    const Request& s = *env.sender;
-    copy_typed(s.send_buf, *s.type, r.recv_buf, *r.type, n);
+    Request& s = *env.sender;
+    const Job& j = job();
+    if (n < j.split_copy_min || !s.type->contiguous || !r.type->contiguous) {
+        copy_typed(s.send_buf, *s.type, r.recv_buf, *r.type, n);
+        return;
+    }
+    // Large and contiguous: share the copy with the sender, which is idle in
+    // its wait anyway (see SplitCopy).
+    SplitCopy& sc = s.split;
+    sc.src = static_cast<const unsigned char*>(s.send_buf);
+    sc.dst = static_cast<unsigned char*>(r.recv_buf);
+    sc.bytes = n;
+    sc.chunk = j.split_copy_chunk;
+    sc.next.store(0, std::memory_order_relaxed);
+    sc.copied.store(0, std::memory_order_relaxed);
+    sc.ready.store(1, std::memory_order_release);
+    s.owner->doorbell.ring();
+    sc.help();
+    Backoff backoff(j.spin_us, j.yield_us);
+    while (sc.copied.load(std::memory_order_acquire) < n) {
+        // The sender is finishing a chunk it took; it cannot be parked mid-chunk.
+        if (backoff.next() == Backoff::Step::spin) cpu_relax();
+        else sched_yield();
+    }
 }
 
 void deliver_from_ring(Rank& self, Request& r, const Envelope& env, const PayloadView& data) {
@@ -323,6 +345,18 @@ bool detached_sends_idle(Rank& self) {
     }
     reap_detached(self);
     return self.detached.empty();
+}
+
+void SplitCopy::help() noexcept {
+    const std::size_t chunks = (bytes + chunk - 1) / chunk;
+    for (;;) {
+        std::size_t c = next.fetch_add(1, std::memory_order_relaxed);
+        if (c >= chunks) return;
+        std::size_t off = c * chunk;
+        std::size_t len = std::min(chunk, bytes - off);
+        std::memcpy(dst + off, src + off, len);
+        copied.fetch_add(len, std::memory_order_acq_rel);
+    }
 }
 
 // ---- Queues and buffers.

@@ -77,7 +77,12 @@ void wait_until(Rank& self, Done&& done) {
 }
 
 inline void wait_request(Rank& self, Request& req) {
-    wait_until(self, [&] { return req.complete(); });
+    wait_until(self, [&] {
+        if (req.complete()) return true;
+        // A large send the receiver has started copying: take a share.
+        if (req.kind == RequestKind::send && req.split.ready.load(std::memory_order_acquire)) req.split.help();
+        return req.complete();
+    });
 }
 
 }  // namespace hmpi

@@ -18,6 +18,23 @@ namespace hmpi {
 struct Rank;
 struct Comm;
 
+// A large single-copy transfer split between receiver and sender: the
+// matched receiver publishes source, destination and size; then both ranks
+// take chunks from `next` until none are left. The sender helps only from
+// its own wait on the request, so it never touches a request it could have
+// freed; the receiver completes the send only after `copied` reaches `bytes`.
+struct SplitCopy {
+    std::atomic<std::uint32_t> ready{0};
+    const unsigned char* src = nullptr;
+    unsigned char* dst = nullptr;
+    std::size_t bytes = 0;
+    std::size_t chunk = 0;
+    alignas(64) std::atomic<std::size_t> next{0};    // next chunk to take
+    alignas(64) std::atomic<std::size_t> copied{0};  // bytes copied so far
+    // Copies chunks until none are left to take.
+    void help() noexcept;
+};
+
 enum class RequestKind : std::uint8_t { send, recv };
 enum class SendMode : std::uint8_t { standard, sync, ready, buffered };
 
@@ -57,6 +74,9 @@ struct Request {
 
     // Buffered sends: the block of the attached buffer holding the copy.
     void* bsend_block = nullptr;
+
+    // Large single-copy sends: the copy both ranks share.
+    SplitCopy split;
 
     bool complete() const noexcept { return state.load(std::memory_order_acquire) == kComplete; }
 };
