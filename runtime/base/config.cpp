@@ -48,12 +48,13 @@ const std::vector<ParamInfo>& parameter_table() {
          "Capacity of each sender->receiver ring. Must hold at least one message of "
          "HMPI_INLINE_MAX bytes; when a ring is full, messages queue in an overflow list.",
          "16 KiB per communicating pair keeps 16 ranks' rings in L2"},
-        {"HMPI_SPLIT_COPY_MIN", "524288", "bytes (K/M/G suffixes)",
+        {"HMPI_SPLIT_COPY_MIN", "65536", "bytes (K/M/G suffixes)",
          "Smallest single-copy message whose copy the receiver shares with the waiting sender "
          "(both copy chunks of it at once). 0 disables sharing.",
          "measured: bench/pingpong.c, docs/point-to-point.md"},
         {"HMPI_SPLIT_COPY_CHUNK", "131072", "bytes (K/M/G suffixes)",
-         "Size of the chunks a shared copy is cut into.",
+         "Largest chunk a shared copy is cut into; a message is cut into about eight chunks of "
+         "at least 16 KiB.",
          "measured: bench/pingpong.c, docs/point-to-point.md"},
     };
     return table;
@@ -122,7 +123,7 @@ Config read_config() {
     c.ring_cells = 256;
     if (const char* v = env("HMPI_INLINE_MAX")) c.inline_max = static_cast<std::size_t>(parse_int("HMPI_INLINE_MAX", v, 0, 1 << 20));
     if (const char* v = env("HMPI_RING_CELLS")) c.ring_cells = static_cast<std::size_t>(parse_int("HMPI_RING_CELLS", v, 4, 1 << 20));
-    c.split_copy_min = 512 << 10;
+    c.split_copy_min = 64 << 10;
     c.split_copy_chunk = 128 << 10;
     if (const char* v = env("HMPI_SPLIT_COPY_MIN")) c.split_copy_min = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_MIN", v, 0, 1LL << 50));
     if (const char* v = env("HMPI_SPLIT_COPY_CHUNK")) c.split_copy_chunk = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_CHUNK", v, 4096, 1LL << 40));

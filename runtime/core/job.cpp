@@ -1,5 +1,6 @@
 #include "core/job.hpp"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -230,9 +231,15 @@ int start_job(int argc, char** argv, char** envp, UserMain user_main) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, cfg.stack_bytes);
+    // Rank threads are started through the process's first pthread_create (a
+    // sanitizer's interceptor, if any, must see them), not through libhmpi's
+    // own interposer, which a direct call here would bind to.
+    using CreateFn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+    auto create = reinterpret_cast<CreateFn>(dlsym(RTLD_DEFAULT, "pthread_create"));
+    if (!create) die("cannot find pthread_create: %s", dlerror());
     std::vector<pthread_t> threads(static_cast<std::size_t>(cfg.nranks));
     for (int i = 1; i < cfg.nranks; ++i) {
-        int rc = pthread_create(&threads[static_cast<std::size_t>(i)], &attr, rank_thread, &starts[static_cast<std::size_t>(i)]);
+        int rc = create(&threads[static_cast<std::size_t>(i)], &attr, rank_thread, &starts[static_cast<std::size_t>(i)]);
         if (rc != 0) die("cannot start rank %d's thread: %s", i, std::strerror(rc));
     }
     pthread_attr_destroy(&attr);

@@ -93,7 +93,7 @@ struct Job {
     CommShared world_shared;
     std::size_t ring_cells = 256;
     std::size_t inline_max = 4096;
-    std::size_t split_copy_min = 512 << 10;
+    std::size_t split_copy_min = 64 << 10;
     std::size_t split_copy_chunk = 128 << 10;
     double spin_us = 50, yield_us = 200;
     std::uint64_t start_ns = 0;

@@ -7,9 +7,27 @@
  * (The wrap must be resolved at static link time, which is why this stub is
  * a static archive and not part of libhmpi.so.)
  */
+#include <pthread.h>
+
 int __real_main(int argc, char **argv, char **envp);
 int hmpi_start(int argc, char **argv, char **envp, int (*user_main)(int, char **, char **));
 
 int __wrap_main(int argc, char **argv, char **envp) {
     return hmpi_start(argc, argv, envp, __real_main);
+}
+
+/*
+ * hmpicc also links with -Wl,--wrap=pthread_create: threads the program
+ * itself starts inherit the calling rank (MPI calls from them act for it).
+ * libhmpi interposes pthread_create dynamically as well, which covers
+ * libraries (libstdc++'s std::thread, OpenMP runtimes); this static route
+ * also holds where a sanitizer runtime binds pthread_create before libhmpi.
+ */
+typedef int (*hmpi_create_fn)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+int __real_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
+int hmpi_thread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg,
+                       hmpi_create_fn create);
+
+int __wrap_pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg) {
+    return hmpi_thread_create(thread, attr, start, arg, __real_pthread_create);
 }

@@ -27,7 +27,7 @@ chmod +x "$fakecc"
 export FAKECC_LOG=$work/args HMPI_CC=$fakecc HMPI_CXX=$fakecc
 
 cflags=("-I$inc" "${san[@]}")
-link=("-L$lib" "-Wl,-rpath,$lib" "-Wl,--wrap=main" "$lib/libhmpi_main.a" -lhmpi -pthread "${san[@]}")
+link=("-L$lib" "-Wl,-rpath,$lib" "-Wl,--wrap=main" "-Wl,--wrap=pthread_create" "$lib/libhmpi_main.a" -lhmpi -pthread "${san[@]}")
 shared=("-L$lib" "-Wl,-rpath,$lib" -lhmpi -pthread "${san[@]}")
 san_re=""  # the sanitizer flags in a -show regex
 ((${#san[@]} > 0)) && san_re=" ${san[*]}"
@@ -120,7 +120,7 @@ else fail "no arguments: compiler run bare" "arguments: $(cat "$FAKECC_LOG" 2>/d
 # ---- -show and friends ----------------------------------------------------------------------
 
 check_output "-show prints the link command" \
-    "^[^ ]*fakecc -I[^ ]*include$san_re -o app app.c -L.* -Wl,--wrap=main [^ ]*libhmpi_main.a -lhmpi -pthread$san_re$" \
+    "^[^ ]*fakecc -I[^ ]*include$san_re -o app app.c -L.* -Wl,--wrap=main -Wl,--wrap=pthread_create [^ ]*libhmpi_main.a -lhmpi -pthread$san_re$" \
     "$hmpicc" -show -o app app.c
 check_output "-showme too" "--wrap=main" "$hmpicc" -showme -o app app.c
 check_output "--showme too" "--wrap=main" "$hmpicc" --showme -o app app.c
@@ -129,7 +129,7 @@ check_output "-show alone shows the whole link line" "^[^ ]*fakecc -I.* -Wl,--wr
 check_output "-show -c: no link flags" "^[^ ]*fakecc -I[^ ]*$san_re -c app.c$" "$hmpicc" -show -c app.c
 check_output "-show quotes words with spaces" "'my file.c'|my\\\\ file.c" "$hmpicc" -show -c "my file.c"
 check_output "-showme:compile" "^-I[^ ]*include$san_re$" "$hmpicc" -showme:compile
-check_output "-showme:link" "^-L[^ ]* -Wl,-rpath,[^ ]* -Wl,--wrap=main [^ ]*libhmpi_main.a -lhmpi -pthread$san_re$" \
+check_output "-showme:link" "^-L[^ ]* -Wl,-rpath,[^ ]* -Wl,--wrap=main -Wl,--wrap=pthread_create [^ ]*libhmpi_main.a -lhmpi -pthread$san_re$" \
     "$hmpicc" -showme:link
 check_output "default compiler of hmpicc is cc" "^cc " env -u HMPI_CC "$hmpicc" -show -c app.c
 check_output "default compiler of hmpicxx is c++" "^c\+\+ " env -u HMPI_CXX "$hmpicxx" -show -c app.cpp
