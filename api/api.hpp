@@ -37,28 +37,66 @@ int raise(Rank* rank, const Comm* comm, const char* call, int cls, const char* f
     __attribute__((format(printf, 5, 6)));
 
 // The per-call context: finds the calling rank, records the call name for
-// timeout dumps and crash reports, and checks MPI is initialized.
+// timeout dumps and crash reports, and checks arguments. Every check is an
+// inline test on the success path; the error paths (message formatting,
+// error handler) are out of line.
 class Call {
 public:
     explicit Call(const char* name) noexcept : name_(name), rank_(current_rank()), scope_(rank_, name) {}
     const char* name() const noexcept { return name_; }
     Rank* rank() const noexcept { return rank_; }
-    // MPI_SUCCESS, or the error raised because MPI is not usable here.
-    int require_initialized() const;
     int fail(const Comm* comm, int cls, const char* fmt, ...) const __attribute__((format(printf, 4, 5)));
+    // Before blocking: what the call waits for (shown if the job times out).
+    void waiting_for(int peer, int tag) noexcept { scope_.waiting_for(peer, tag); }
+
+    // MPI_SUCCESS, or the error raised because MPI is not usable here.
+    int require_initialized() const {
+        if (rank_ && rank_->phase.load(std::memory_order_relaxed) == RankPhase::initialized) [[likely]]
+            return MPI_SUCCESS;
+        return reject_uninitialized();
+    }
 
     // Argument checks: each returns MPI_SUCCESS or the raised error.
-    int comm(MPI_Comm h, Comm** out) const;
-    int count(const Comm* c, const char* arg, std::int64_t v) const;
-    int type(const Comm* c, const char* arg, MPI_Datatype h, const Datatype** out) const;
-    int buffer(const Comm* c, const char* arg, const void* buf, std::int64_t count, const Datatype* t) const;
-    int dest(const Comm* c, int v) const;    // a rank of comm or MPI_PROC_NULL
-    int source(const Comm* c, int v) const;  // also MPI_ANY_SOURCE
-    int send_tag(const Comm* c, int v) const;
-    int recv_tag(const Comm* c, int v) const;
-    int not_null(const Comm* c, const char* arg, const void* p) const;
+    int comm(MPI_Comm h, Comm** out) const {
+        *out = comm_from_handle(rank_, h);
+        return *out ? MPI_SUCCESS : reject_comm(h);
+    }
+    int count(const Comm* c, const char* arg, std::int64_t v) const {
+        return v >= 0 ? MPI_SUCCESS : reject_count(c, arg, v);
+    }
+    int type(const Comm* c, const char* arg, MPI_Datatype h, const Datatype** out) const {
+        *out = datatype_from_handle(h);
+        return *out ? MPI_SUCCESS : reject_type(c, arg, h);
+    }
+    int buffer(const Comm* c, const char* arg, const void* buf, std::int64_t n, const Datatype* t) const {
+        return (buf || n == 0 || t->size == 0) ? MPI_SUCCESS : reject_buffer(c, arg, n, t);
+    }
+    // A rank of comm or MPI_PROC_NULL.
+    int dest(const Comm* c, int v) const {
+        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->size()) || v == MPI_PROC_NULL) ? MPI_SUCCESS
+                                                                                                   : reject_rank(c, "dest", v);
+    }
+    // Also MPI_ANY_SOURCE.
+    int source(const Comm* c, int v) const {
+        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->size()) || v == MPI_PROC_NULL || v == MPI_ANY_SOURCE)
+                   ? MPI_SUCCESS
+                   : reject_rank(c, "source", v);
+    }
+    int send_tag(const Comm* c, int v) const { return v >= 0 ? MPI_SUCCESS : reject_send_tag(c, v); }
+    int recv_tag(const Comm* c, int v) const { return (v >= 0 || v == MPI_ANY_TAG) ? MPI_SUCCESS : reject_recv_tag(c, v); }
+    int not_null(const Comm* c, const char* arg, const void* p) const { return p ? MPI_SUCCESS : reject_null(c, arg); }
 
 private:
+    [[gnu::noinline]] int reject_uninitialized() const;
+    [[gnu::noinline]] int reject_comm(MPI_Comm h) const;
+    [[gnu::noinline]] int reject_count(const Comm* c, const char* arg, std::int64_t v) const;
+    [[gnu::noinline]] int reject_type(const Comm* c, const char* arg, MPI_Datatype h) const;
+    [[gnu::noinline]] int reject_buffer(const Comm* c, const char* arg, std::int64_t n, const Datatype* t) const;
+    [[gnu::noinline]] int reject_rank(const Comm* c, const char* arg, int v) const;
+    [[gnu::noinline]] int reject_send_tag(const Comm* c, int v) const;
+    [[gnu::noinline]] int reject_recv_tag(const Comm* c, int v) const;
+    [[gnu::noinline]] int reject_null(const Comm* c, const char* arg) const;
+
     const char* name_;
     Rank* rank_;
     CallScope scope_;
@@ -71,6 +109,5 @@ inline MPI_Request to_handle(Request* r) noexcept { return reinterpret_cast<MPI_
 // Name of a communicator handle for messages.
 const char* comm_name(const Comm* c) noexcept;
 
-inline constexpr int kTagUpperBound = 0x7fffffff;
 
 }  // namespace hmpi::api

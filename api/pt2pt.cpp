@@ -77,7 +77,10 @@ int blocking_send(const char* name, SendMode mode, const void* buf, int count, M
         return MPI_SUCCESS;
     }
     start_send(self, r);
-    wait_request(self, r);
+    if (!r.complete()) {
+        c.waiting_for(dest, tag);
+        wait_request(self, r);
+    }
     return MPI_SUCCESS;
 }
 
@@ -174,6 +177,7 @@ HMPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, in
     Request r;
     fill_recv(r, buf, count, a, source, tag);
     start_recv(self, r);
+    c.waiting_for(source, tag);
     wait_request(self, r);
     if (status) status_from_request(r, status);
     if (r.status_error == MPI_ERR_TRUNCATE) return truncated(c, r);
@@ -217,6 +221,7 @@ HMPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendty
     fill_send(sr, SendMode::standard, sendbuf, sendcount, s, dest, sendtag);
     start_recv(self, rr);
     start_send(self, sr);
+    c.waiting_for(source, recvtag);
     wait_until(self, [&] { return rr.complete() && sr.complete(); });
     if (status) status_from_request(rr, status);
     if (rr.status_error == MPI_ERR_TRUNCATE) return truncated(c, rr);
@@ -271,6 +276,7 @@ HMPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status)) {
     if (source == MPI_PROC_NULL) return proc_null_status(status), MPI_SUCCESS;
     Rank& self = *c.rank();
     MPI_Status st;
+    c.waiting_for(source, tag);
     wait_until(self, [&] { return probe(self, cm->shared->context_id, source, tag, &st, nullptr); });
     if (status) status_set(status, st.MPI_SOURCE, st.MPI_TAG, status->MPI_ERROR, status_bytes(&st), false);
     return MPI_SUCCESS;
@@ -297,6 +303,7 @@ HMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message,
     Rank& self = *c.rank();
     MPI_Status st;
     Message* m = nullptr;
+    c.waiting_for(source, tag);
     wait_until(self, [&] { return probe(self, cm->shared->context_id, source, tag, &st, &m); });
     *message = reinterpret_cast<MPI_Message>(m);
     if (status) status_set(status, st.MPI_SOURCE, st.MPI_TAG, status->MPI_ERROR, status_bytes(&st), false);

@@ -50,9 +50,6 @@ void Doorbell::wake_all() noexcept {
     syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word_), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
 }
 
-Backoff::Backoff(double spin_us, double yield_us) noexcept
-    : spin_ns_(static_cast<std::uint64_t>(spin_us * 1000)), yield_ns_(static_cast<std::uint64_t>(yield_us * 1000)) {}
-
 Backoff::Step Backoff::next() noexcept {
     // Reading the clock costs ~20 ns: only every 64 polls while spinning, and
     // not at all in a wait that ends within the first 64 (a round trip).

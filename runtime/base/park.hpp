@@ -77,8 +77,9 @@ private:
 class Backoff {
 public:
     enum class Step { spin, yield, park };
-    Backoff(double spin_us, double yield_us) noexcept;
+    Backoff(std::uint64_t spin_ns, std::uint64_t yield_ns) noexcept : spin_ns_(spin_ns), yield_ns_(yield_ns) {}
     Step next() noexcept;
+    std::uint32_t polls() const noexcept { return polls_; }
 
 private:
     std::uint64_t spin_ns_, yield_ns_;

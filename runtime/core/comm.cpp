@@ -4,8 +4,9 @@
 
 namespace hmpi {
 
-Comm* comm_from_handle(MPI_Comm h) noexcept {
-    Rank* self = current_rank();
+Comm* comm_from_handle(MPI_Comm h) noexcept { return comm_from_handle(current_rank(), h); }
+
+Comm* comm_from_handle(Rank* self, MPI_Comm h) noexcept {
     if (!self) return nullptr;
     if (h == MPI_COMM_WORLD) return &self->world;
     if (h == MPI_COMM_SELF) return &self->self;

@@ -35,5 +35,7 @@ struct Comm {
 
 // The communicator behind a handle for the calling rank, or nullptr.
 Comm* comm_from_handle(MPI_Comm h) noexcept;
+// The same for a rank already known (the hot path of every call).
+Comm* comm_from_handle(Rank* self, MPI_Comm h) noexcept;
 
 }  // namespace hmpi

@@ -128,10 +128,17 @@ struct Table {
     }
 };
 
-const Table& table() {
-    static const Table t;
-    return t;
-}
+// Built during libhmpi's static initialization, before any rank runs: the
+// lookup on every MPI call then needs no initialization guard.
+const Table g_table;
+
+struct PredefinedIndex {
+    std::array<const Datatype*, kTableSize> slots{};
+    PredefinedIndex() {
+        for (std::size_t i = 0; i < kTableSize; ++i) slots[i] = g_table.valid[i] ? &g_table.types[i] : nullptr;
+    }
+};
+const PredefinedIndex g_index;
 
 // Walks the packed byte range [0, bytes) of (buf, type) as memory runs.
 template <class Fn>
@@ -150,14 +157,9 @@ void for_each_run(const Datatype& type, std::size_t bytes, Fn&& fn) {
 
 }  // namespace
 
-const Datatype* datatype_from_handle(MPI_Datatype h) noexcept {
-    auto v = reinterpret_cast<std::uintptr_t>(h);
-    if (v > kFirst && v < kFirst + kTableSize) {
-        const Table& t = table();
-        return t.valid[v - kFirst] ? &t.types[v - kFirst] : nullptr;
-    }
-    return nullptr;  // derived datatypes arrive with the object-model issue
-}
+namespace datatype_detail {
+const Datatype* const* predefined = g_index.slots.data();
+}  // namespace datatype_detail
 
 void pack_bytes(const void* buf, const Datatype& type, std::size_t bytes, void* out) noexcept {
     if (type.contiguous) {

@@ -29,9 +29,20 @@ struct Datatype {
     std::vector<std::size_t> basic_sizes;
 };
 
+namespace datatype_detail {
+inline constexpr std::uintptr_t kFirstPredefined = 0x200;
+inline constexpr std::size_t kPredefinedSlots = 0x100;
+// Filled when libhmpi is loaded: slot i describes handle 0x200 + i, or is null.
+extern const Datatype* const* predefined;
+}  // namespace datatype_detail
+
 // The datatype behind a handle, or nullptr if the handle is not a valid
 // committed datatype (MPI_DATATYPE_NULL included).
-const Datatype* datatype_from_handle(MPI_Datatype h) noexcept;
+inline const Datatype* datatype_from_handle(MPI_Datatype h) noexcept {
+    auto v = reinterpret_cast<std::uintptr_t>(h) - datatype_detail::kFirstPredefined;
+    if (v < datatype_detail::kPredefinedSlots) return datatype_detail::predefined[v];
+    return nullptr;  // derived datatypes arrive with the object-model issue
+}
 
 // Copies the first `bytes` bytes of the packed representation of
 // (buf, count, type) to `out`.

@@ -74,7 +74,20 @@ void dump_handler(int) {
             const char* call = r.current_call.load(std::memory_order_relaxed);
             if (phase == RankPhase::not_started) line.str("not started");
             else if (phase == RankPhase::exited) line.str("returned from main with status ").num(r.exit_status);
-            else if (call) line.str("blocked in ").str(call);
+            else if (call) {
+                line.str("blocked in ").str(call);
+                int peer = r.call_peer.load(std::memory_order_relaxed);
+                if (peer != Rank::kNoPeer) {
+                    int tag = r.call_tag.load(std::memory_order_relaxed);
+                    line.str(" (peer ");
+                    if (peer == MPI_ANY_SOURCE) line.str("MPI_ANY_SOURCE");
+                    else line.num(peer);
+                    line.str(", tag ");
+                    if (tag == MPI_ANY_TAG) line.str("MPI_ANY_TAG");
+                    else line.num(tag);
+                    line.str(")");
+                }
+            }
             else line.str("running outside MPI calls");
             report_event_raw(line.buf, line.len);
         }
@@ -177,8 +190,8 @@ std::unique_ptr<Job> build_job(const Config& cfg) {
     j->inline_max = cfg.inline_max;
     j->split_copy_min = cfg.split_copy_min;
     j->split_copy_chunk = cfg.split_copy_chunk;
-    j->spin_us = cfg.spin_us;
-    j->yield_us = cfg.yield_us;
+    j->spin_ns = static_cast<std::uint64_t>(cfg.spin_us * 1000);
+    j->yield_ns = static_cast<std::uint64_t>(cfg.yield_us * 1000);
     j->start_ns = now_ns();
     // Context ids: each communicator takes two (point-to-point, collectives).
     j->world_shared.context_id = 0;

@@ -72,7 +72,7 @@ void deliver_rendezvous(Request& r, const Envelope& env, std::size_t n) noexcept
     sc.ready.store(1, std::memory_order_release);
     s.owner->doorbell.ring();
     sc.help();
-    Backoff backoff(j.spin_us, j.yield_us);
+    Backoff backoff(j.spin_ns, j.yield_ns);
     while (sc.copied.load(std::memory_order_acquire) < n) {
         // The sender is finishing a chunk it took; it cannot be parked mid-chunk.
         if (backoff.next() == Backoff::Step::spin) cpu_relax();
@@ -178,6 +178,9 @@ void start_send(Rank& self, Request& s) {
     env.kind = !inline_copy ? EnvelopeKind::rendezvous
                             : (s.mode == SendMode::sync ? EnvelopeKind::eager_sync : EnvelopeKind::eager);
     s.status_error = MPI_SUCCESS;
+    // A persistent request keeps the previous round's split copy; the
+    // sender must not help with it again (published by the ring's release store).
+    s.split.ready.store(0, std::memory_order_relaxed);
     s.state.store(Request::kActive, std::memory_order_relaxed);
 
     // Non-contiguous data is packed once here; contiguous data goes straight

@@ -52,12 +52,14 @@ template <class Done>
 void wait_until(Rank& self, Done&& done) {
     if (done()) return;
     const Job& j = job();
-    Backoff backoff(j.spin_us, j.yield_us);
+    Backoff backoff(j.spin_ns, j.yield_ns);
     for (;;) {
         bool progressed = progress(self);
         if (done()) return;
         switch (backoff.next()) {
-            case Backoff::Step::spin: cpu_relax(); break;
+            case Backoff::Step::spin:
+                if (backoff.polls() > 256) cpu_relax();
+                break;
             case Backoff::Step::yield: sched_yield(); break;
             case Backoff::Step::park:
                 // Never sleep while another thread of this rank holds the

@@ -76,6 +76,10 @@ struct Rank {
     // ---- Lifecycle and introspection (read by the timeout dump and crash handler).
     std::atomic<RankPhase> phase{RankPhase::not_started};
     std::atomic<const char*> current_call{nullptr};
+    // What a blocking call waits for (peer and tag), for the timeout dump.
+    std::atomic<int> call_peer{kNoPeer};
+    std::atomic<int> call_tag{0};
+    static constexpr int kNoPeer = -1000;
     int exit_status = 0;
     int thread_level = MPI_THREAD_SINGLE;
     bool was_initialized = false;  // MPI_Initialized stays true after MPI_Finalize
@@ -95,7 +99,7 @@ struct Job {
     std::size_t inline_max = 4096;
     std::size_t split_copy_min = 64 << 10;
     std::size_t split_copy_chunk = 128 << 10;
-    double spin_us = 50, yield_us = 200;
+    std::uint64_t spin_ns = 50000, yield_ns = 200000;
     std::uint64_t start_ns = 0;
 };
 
@@ -104,9 +108,14 @@ Job& job() noexcept;
 Job* job_if_started() noexcept;
 void install_job(Job* j) noexcept;
 
+namespace rank_detail {
+// initial-exec: read on every MPI call and by signal handlers; a fiber switch will write it.
+extern thread_local Rank* current __attribute__((tls_model("initial-exec")));
+}  // namespace rank_detail
+
 // The rank the calling thread (or, later, fiber) is acting for; nullptr in
 // threads that are not ranks.
-Rank* current_rank() noexcept;
+inline Rank* current_rank() noexcept { return rank_detail::current; }
 void set_current_rank(Rank* r) noexcept;
 // Whether the caller is the rank's main thread (the one that entered main).
 bool is_rank_main_thread() noexcept;
@@ -122,15 +131,25 @@ public:
             rank_->current_call.store(name, std::memory_order_relaxed);
         }
     }
-    ~CallScope() {
-        if (rank_) rank_->current_call.store(prev_, std::memory_order_relaxed);
-    }
     CallScope(const CallScope&) = delete;
     CallScope& operator=(const CallScope&) = delete;
+
+    // Records the peer and tag a blocking call is about to wait for.
+    void waiting_for(int peer, int tag) noexcept {
+        if (!rank_) return;
+        rank_->call_peer.store(peer, std::memory_order_relaxed);
+        rank_->call_tag.store(tag, std::memory_order_relaxed);
+        recorded_ = true;
+    }
+    ~CallScope() {
+        if (rank_ && recorded_) rank_->call_peer.store(Rank::kNoPeer, std::memory_order_relaxed);
+        if (rank_) rank_->current_call.store(prev_, std::memory_order_relaxed);
+    }
 
 private:
     Rank* rank_;
     const char* prev_ = nullptr;
+    bool recorded_ = false;
 };
 
 }  // namespace hmpi

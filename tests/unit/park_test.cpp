@@ -26,7 +26,7 @@ TEST_CASE("a parked waiter is woken by ring after the condition is published") {
 }
 
 TEST_CASE("backoff moves from spinning to yielding to parking") {
-    Backoff b(0.0, 0.0);
+    Backoff b(0, 0);
     Backoff::Step s = Backoff::Step::spin;
     for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
     CHECK(s == Backoff::Step::park);
