@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
 #include <ctime>
 
@@ -40,9 +41,20 @@ void heavy() noexcept {
 
 }  // namespace asymmetric_barrier
 
-void Doorbell::wait_for_change(std::uint32_t seen) noexcept {
+bool Doorbell::wait_for_change(std::uint32_t seen) noexcept {
     // The futex call re-checks word_ == seen atomically in the kernel.
-    syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word_), FUTEX_WAIT_PRIVATE, seen, nullptr, nullptr, 0);
+    timespec timeout{0, 50 * 1000 * 1000};
+    long rc = syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word_), FUTEX_WAIT_PRIVATE, seen, &timeout, nullptr, 0);
+    return !(rc == -1 && errno == ETIMEDOUT);
+}
+
+void Doorbell::missed_wakeup() noexcept {
+    static std::atomic<bool> reported{false};
+    if (!reported.exchange(true, std::memory_order_relaxed)) {
+        static const char msg[] = "hmpi: internal: a parked rank missed a wakeup (recovered after 50 ms)\n";
+        ssize_t ignored = write(2, msg, sizeof msg - 1);
+        (void)ignored;
+    }
 }
 
 void Doorbell::wake_all() noexcept {

@@ -52,7 +52,7 @@ public:
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
         asymmetric_barrier::heavy();
         std::uint32_t seen = word_.load(std::memory_order_acquire);
-        if (!ready()) wait_for_change(seen);
+        if (!ready() && !wait_for_change(seen) && ready()) missed_wakeup();
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
 
@@ -63,7 +63,12 @@ public:
     }
 
 private:
-    void wait_for_change(std::uint32_t seen) noexcept;
+    // Sleeps while word_ == seen. Returns false if it gave up after the
+    // safety timeout: a waiter re-checks its condition every 50 ms, so a
+    // wakeup the protocol above should make impossible can never hang a job.
+    bool wait_for_change(std::uint32_t seen) noexcept;
+    // The timeout found work nobody rang for: reported once per process.
+    static void missed_wakeup() noexcept;
     void wake_all() noexcept;
 
     // The word waiters sleep on, bumped by each ring that finds sleepers.

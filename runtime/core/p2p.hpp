@@ -48,6 +48,10 @@ bool detached_sends_idle(Rank& self);
 
 // Waits until done() holds, progressing meanwhile: polls, then yields, then
 // parks on the rank's doorbell (see base/park.hpp).
+//
+// done() may act when it succeeds (MPI_Mprobe's takes the message it found),
+// so wait_until returns as soon as done() has returned true once, never
+// calling it again.
 template <class Done>
 void wait_until(Rank& self, Done&& done) {
     if (done()) return;
@@ -69,10 +73,13 @@ void wait_until(Rank& self, Done&& done) {
                     sched_yield();
                     break;
                 }
+                bool finished = false;
                 self.doorbell.park([&] {
-                    if (!progress(self)) return true;
-                    return done();
+                    if (!progress(self)) return true;  // another thread is progressing: do not sleep
+                    finished = done();
+                    return finished;
                 });
+                if (finished) return;
                 break;
         }
     }
