@@ -99,9 +99,16 @@ int Channel::drain_ring(std::uint64_t below, OnRing&& on_ring) {
             std::memcpy(&env.sender, prefix_buf, sizeof(Request*));
             if (env.kind == EnvelopeKind::rendezvous) std::memcpy(&env.bytes, prefix_buf + sizeof(Request*), sizeof(std::int64_t));
         }
-        PayloadView data = payload_view(head_, prefix + data_bytes);
-        // Skip the prefix within the view.
-        if (prefix) {
+        PayloadView data;
+        if (c.ncells == 1) {
+            // The common small message: all of it lies in the header cell.
+            data.p1 = c.payload + prefix;
+            data.n1 = data_bytes;
+        } else {
+            data = payload_view(head_, prefix + data_bytes);
+        }
+        // Skip the prefix within the view (multi-cell payloads).
+        if (prefix && c.ncells != 1) {
             if (data.n1 >= prefix) { data.p1 += prefix; data.n1 -= prefix; }
             else { std::size_t k = prefix - data.n1; data.p1 = data.p2 + k; data.n1 = data.n2 - k; data.p2 = nullptr; data.n2 = 0; }
         }
