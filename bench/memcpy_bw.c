@@ -25,82 +25,16 @@
 #include <string.h>
 #include <time.h>
 
-#define LINE 64
 #define MAX_SIZES 64
 #define MIN_SIZE 8
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double calibrate_timer(void)
-{
-    enum { N = 20001 };
-    double *d = malloc(N * sizeof *d);
-    if (!d)
-        return 0.0;
-    for (int i = 0; i < 1000; i++)
-        (void)now();
-    for (int i = 0; i < N; i++) {
-        double a = now();
-        double b = now();
-        d[i] = b - a;
-    }
-    double m = median(d, N);
-    free(d);
-    return m;
-}
-
-static void rewrite_lines(unsigned char *buf, size_t n, unsigned char v)
-{
-    for (size_t off = 0; off < n; off += LINE)
-        buf[off] = v;
-}
+#include "bench_common.h"
 
 static long check_lines(const unsigned char *buf, size_t n, unsigned char v)
 {
     for (size_t off = 0; off < n; off += LINE)
         if (buf[off] != v)
             return 1;
-    return 0;
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
-        return -1;
-    unsigned long long mul = 1;
-    if (*end == 'k' || *end == 'K')
-        mul = 1ull << 10, end++;
-    else if (*end == 'm' || *end == 'M')
-        mul = 1ull << 20, end++;
-    else if (*end == 'g' || *end == 'G')
-        mul = 1ull << 30, end++;
-    if (mul > 1 && (*end == 'i' || *end == 'I'))
-        end++;
-    if (*end == 'b' || *end == 'B')
-        end++;
-    if (*end != '\0')
-        return -1;
-    *out = (size_t)(v * mul);
     return 0;
 }
 
