@@ -106,6 +106,9 @@ private:
 Request* request_from_handle(MPI_Request h) noexcept;
 inline MPI_Request to_handle(Request* r) noexcept { return reinterpret_cast<MPI_Request>(r); }
 
+// Raises MPI_ERR_BUFFER for a buffered send that does not fit the attached buffer.
+int raise_bsend_space(const Call& c, const Comm* comm, std::size_t need, std::size_t avail);
+
 // Name of a communicator handle for messages.
 const char* comm_name(const Comm* c) noexcept;
 

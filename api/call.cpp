@@ -56,6 +56,13 @@ int Call::reject_null(const Comm* c, const char* arg) const {
     return fail(c, MPI_ERR_ARG, "argument %s is NULL", arg);
 }
 
+int raise_bsend_space(const Call& c, const Comm* comm, std::size_t need, std::size_t avail) {
+    return c.fail(comm, MPI_ERR_BUFFER,
+                  "the attached buffer has %zu bytes free, but this message needs %zu (attach a larger buffer with "
+                  "MPI_Buffer_attach)",
+                  avail, need);
+}
+
 Request* request_from_handle(MPI_Request h) noexcept {
     if (h == MPI_REQUEST_NULL || reinterpret_cast<std::uintptr_t>(h) < 0x1000) return nullptr;
     auto* r = reinterpret_cast<Request*>(h);

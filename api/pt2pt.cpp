@@ -56,13 +56,6 @@ void fill_recv(Request& r, void* buf, int count, const Checked& a, int source, i
     r.context = a.comm->shared->context_id;
 }
 
-int raise_bsend_space(const Call& c, const Comm* comm, std::size_t need, std::size_t avail) {
-    return c.fail(comm, MPI_ERR_BUFFER,
-                  "the attached buffer has %zu bytes free, but this message needs %zu (attach a larger buffer with "
-                  "MPI_Buffer_attach)",
-                  avail, need);
-}
-
 int blocking_send(const char* name, SendMode mode, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm) {
     Call c(name);
@@ -100,9 +93,6 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
             delete r;
             return raise_bsend_space(c, a.comm, need, avail);
         }
-        // The data is in the attached buffer: the user's request is done.
-        r->status_source = MPI_ANY_SOURCE;
-        r->state.store(Request::kComplete, std::memory_order_release);
     } else {
         start_send(self, *r);
     }

@@ -70,10 +70,7 @@ int start_one(const Call& c, Request* r) {
         start_recv(self, *r);
     } else if (r->mode == SendMode::buffered) {
         std::size_t need = 0, avail = 0;
-        if (start_bsend(self, *r, &need, &avail) != MPI_SUCCESS)
-            return c.fail(r->comm, MPI_ERR_BUFFER, "the attached buffer has %zu bytes free, but this message needs %zu", avail, need);
-        r->status_source = MPI_ANY_SOURCE;
-        r->state.store(Request::kComplete, std::memory_order_release);
+        if (start_bsend(self, *r, &need, &avail) != MPI_SUCCESS) return raise_bsend_space(c, r->comm, need, avail);
     } else {
         start_send(self, *r);
     }

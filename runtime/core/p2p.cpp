@@ -137,6 +137,18 @@ void refresh_polled(Rank& self) {
     self.polled_installed = installed;
 }
 
+// Cancels a posted receive. Caller holds the rank's lock (if multithreaded)
+// and knows r is still in the posted queue (active).
+void cancel_posted(Rank& self, Request& r) noexcept {
+    self.posted.remove(&r);
+    r.status_cancelled = true;
+    r.status_source = MPI_ANY_SOURCE;
+    r.status_tag = MPI_ANY_TAG;
+    r.status_bytes = 0;
+    r.status_error = MPI_SUCCESS;
+    complete_local(self, r);
+}
+
 void reap_detached(Rank& self) {
     auto& d = self.detached;
     for (std::size_t i = 0; i < d.size();) {
@@ -242,9 +254,19 @@ void start_mrecv(Rank& self, Request& r, Message* m) {
     deliver_from_message(self, r, m);
 }
 
-int start_bsend(Rank& self, const Request& args, std::size_t* need, std::size_t* avail) {
+int start_bsend(Rank& self, Request& args, std::size_t* need, std::size_t* avail) {
     const std::size_t bytes = static_cast<std::size_t>(args.count) * args.type->size;
-    if (args.peer == MPI_PROC_NULL) return MPI_SUCCESS;
+    auto complete_user_request = [&] {
+        args.owner = &self;
+        args.status_source = MPI_ANY_SOURCE;
+        args.status_tag = MPI_ANY_TAG;
+        args.status_bytes = 0;
+        args.state.store(Request::kComplete, std::memory_order_release);
+    };
+    if (args.peer == MPI_PROC_NULL) {
+        complete_user_request();
+        return MPI_SUCCESS;
+    }
     auto* r = new Request;
     r->internal = true;
     r->detached = true;
@@ -273,6 +295,7 @@ int start_bsend(Rank& self, const Request& args, std::size_t* need, std::size_t*
         self.detached.push_back(r);
     }
     start_send(self, *r);
+    complete_user_request();
     return MPI_SUCCESS;
 }
 
@@ -322,13 +345,7 @@ bool cancel_recv(Rank& self, Request& r) {
     if (r.state.load(std::memory_order_acquire) != Request::kActive) return false;
     for (Request* p = self.posted.head; p; p = p->next) {
         if (p == &r) {
-            self.posted.remove(&r);
-            r.status_cancelled = true;
-            r.status_source = MPI_ANY_SOURCE;
-            r.status_tag = MPI_ANY_TAG;
-            r.status_bytes = 0;
-            r.status_error = MPI_SUCCESS;
-            complete_local(self, r);
+            cancel_posted(self, r);
             return true;
         }
     }
@@ -343,11 +360,8 @@ bool bsend_idle(Rank& self) {
 bool detached_sends_idle(Rank& self) {
     MaybeLock guard(self.lock, self.multithreaded);
     for (Request* r : self.detached) {
-        if (r->kind == RequestKind::recv && r->state.load(std::memory_order_acquire) == Request::kActive) {
-            self.posted.remove(r);
-            r->status_cancelled = true;
-            r->state.store(Request::kComplete, std::memory_order_release);
-        }
+        if (r->kind == RequestKind::recv && r->state.load(std::memory_order_acquire) == Request::kActive)
+            cancel_posted(self, *r);
     }
     reap_detached(self);
     return self.detached.empty();

@@ -25,9 +25,10 @@ void start_send(Rank& self, Request& req);
 void start_recv(Rank& self, Request& req);
 // Receives a message taken by a matched probe (nullptr: MPI_MESSAGE_NO_PROC).
 void start_mrecv(Rank& self, Request& req, Message* msg);
-// A buffered send: copies into the attached buffer and sends from there.
-// Returns MPI_SUCCESS or MPI_ERR_BUFFER (not enough space: *need, *free set).
-int start_bsend(Rank& self, const Request& args, std::size_t* need, std::size_t* avail);
+// A buffered send: copies into the attached buffer, sends from there with an
+// internal request, and completes `req` (the data is safe). Returns
+// MPI_SUCCESS or MPI_ERR_BUFFER (not enough space: *need and *avail set).
+int start_bsend(Rank& self, Request& req, std::size_t* need, std::size_t* avail);
 
 // Drains this rank's channels and matches what arrived. Returns false if
 // another thread of the rank was already progressing (nothing was done).
