@@ -86,11 +86,12 @@ int nonblocking_send(const char* name, SendMode mode, const void* buf, int count
     Rank& self = *c.rank();
     auto* r = new Request;
     fill_send(*r, mode, buf, count, a, dest, tag);
+    request_hold_objects(*r);
     r->owner = &self;
     if (mode == SendMode::buffered) {
         std::size_t need = 0, avail = 0;
         if (start_bsend(self, *r, &need, &avail) != MPI_SUCCESS) {
-            delete r;
+            free_request(r);
             return raise_bsend_space(c, a.comm, need, avail);
         }
     } else {
@@ -108,6 +109,7 @@ int persistent_send(const char* name, SendMode mode, const void* buf, int count,
     if (int e = c.not_null(a.comm, "request", request)) return e;
     auto* r = new Request;
     fill_send(*r, mode, buf, count, a, dest, tag);
+    request_hold_objects(*r);
     r->owner = c.rank();
     r->persistent = true;
     *request = to_handle(r);
@@ -181,6 +183,7 @@ HMPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, i
     if (int e = c.not_null(a.comm, "request", request)) return e;
     auto* r = new Request;
     fill_recv(*r, buf, count, a, source, tag);
+    request_hold_objects(*r);
     start_recv(*c.rank(), *r);
     *request = to_handle(r);
     return MPI_SUCCESS;
@@ -193,6 +196,7 @@ HMPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int sourc
     if (int e = c.not_null(a.comm, "request", request)) return e;
     auto* r = new Request;
     fill_recv(*r, buf, count, a, source, tag);
+    request_hold_objects(*r);
     r->owner = c.rank();
     r->persistent = true;
     *request = to_handle(r);
@@ -376,6 +380,7 @@ HMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message 
     r->count = count;
     r->type = t;
     r->comm = &self.world;
+    request_hold_objects(*r);
     start_mrecv(self, *r, m);
     *message = MPI_MESSAGE_NULL;
     *request = to_handle(r);

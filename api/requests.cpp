@@ -37,7 +37,7 @@ int finish(Request* r, MPI_Request* handle, MPI_Status* st, bool set_error) {
     if (r->persistent) {
         r->state.store(Request::kInactive, std::memory_order_relaxed);
     } else {
-        delete r;
+        free_request(r);
         *handle = MPI_REQUEST_NULL;
     }
     return err;
@@ -284,7 +284,7 @@ HMPI_API(int, Request_free, (MPI_Request *request)) {
         r->detached = true;
         self.detached.push_back(r);
     } else {
-        delete r;
+        free_request(r);
     }
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;

@@ -163,6 +163,12 @@ typedef struct MPI_ABI_Datatype* MPI_Datatype;
 #define MPI_REAL16                  ((MPI_Datatype)0x2e2)
 #define MPI_COMPLEX16               ((MPI_Datatype)0x2e3)
 #define MPI_COMPLEX32               ((MPI_Datatype)0x2eb)
+/* Bound markers of the deprecated MPI-1 type API (removed in MPI-3.0, still
+ * used by old tests); not part of the standard ABI, so HMPI-specific values. */
+#define MPI_LB                      ((MPI_Datatype)0x2f0)
+#define MPI_UB                      ((MPI_Datatype)0x2f1)
+
+typedef int MPI_Fint;
 
 /* Error classes (MPI 5.0 ABI values). */
 enum {
@@ -280,6 +286,60 @@ enum {
     MPI_UNEQUAL   = 204
 };
 
+
+enum {
+    /* Array datatype order and distribution. */
+    MPI_ORDER_C              = 0xC,
+    MPI_ORDER_FORTRAN        = 0xF,
+    MPI_DISTRIBUTE_NONE      = 16,
+    MPI_DISTRIBUTE_BLOCK     = 17,
+    MPI_DISTRIBUTE_CYCLIC    = 18,
+    MPI_DISTRIBUTE_DFLT_DARG = 19,
+
+    /* Datatype decoding combiners. */
+    MPI_COMBINER_NAMED          = 101,
+    MPI_COMBINER_DUP            = 102,
+    MPI_COMBINER_CONTIGUOUS     = 103,
+    MPI_COMBINER_VECTOR         = 104,
+    MPI_COMBINER_HVECTOR        = 105,
+    MPI_COMBINER_INDEXED        = 106,
+    MPI_COMBINER_HINDEXED       = 107,
+    MPI_COMBINER_INDEXED_BLOCK  = 108,
+    MPI_COMBINER_HINDEXED_BLOCK = 109,
+    MPI_COMBINER_STRUCT         = 110,
+    MPI_COMBINER_SUBARRAY       = 111,
+    MPI_COMBINER_DARRAY         = 112,
+    MPI_COMBINER_F90_INTEGER    = 113,
+    MPI_COMBINER_F90_REAL       = 114,
+    MPI_COMBINER_F90_COMPLEX    = 115,
+    MPI_COMBINER_RESIZED        = 116,
+    MPI_COMBINER_VALUE_INDEX    = 117,
+    /* Deprecated constructors keep their own combiners (MPI 2.2). */
+    MPI_COMBINER_HVECTOR_INTEGER  = MPI_COMBINER_HVECTOR,
+    MPI_COMBINER_HINDEXED_INTEGER = MPI_COMBINER_HINDEXED,
+    MPI_COMBINER_STRUCT_INTEGER   = MPI_COMBINER_STRUCT,
+
+    /* Type classes for MPI_Type_match_size. */
+    MPI_TYPECLASS_INTEGER = 192,
+    MPI_TYPECLASS_REAL    = 193,
+    MPI_TYPECLASS_COMPLEX = 194,
+
+    /* Virtual topology types. */
+    MPI_CART       = 211,
+    MPI_GRAPH      = 212,
+    MPI_DIST_GRAPH = 213,
+
+    /* Communicator split types. HMPI_COMM_TYPE_* split by the hardware
+     * level they name (docs/communicators.md). */
+    MPI_COMM_TYPE_SHARED          = 221,
+    MPI_COMM_TYPE_HW_UNGUIDED     = 222,
+    MPI_COMM_TYPE_HW_GUIDED       = 223,
+    MPI_COMM_TYPE_RESOURCE_GUIDED = 224,
+    HMPI_COMM_TYPE_NUMA           = 0x1001,
+    HMPI_COMM_TYPE_SOCKET         = 0x1002,
+    HMPI_COMM_TYPE_L3CACHE        = 0x1003
+};
+
 /* Predefined attribute keys. */
 enum {
     MPI_KEYVAL_INVALID  = 0,
@@ -294,6 +354,38 @@ enum {
 
 typedef void (MPI_Comm_errhandler_function)(MPI_Comm *comm, int *error_code, ...);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* deprecated */
+typedef void (MPI_Win_errhandler_function)(MPI_Win *win, int *error_code, ...);
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+
+typedef void (MPI_User_function)(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
+typedef int (MPI_Grequest_query_function)(void *extra_state, MPI_Status *status);
+typedef int (MPI_Grequest_free_function)(void *extra_state);
+typedef int (MPI_Grequest_cancel_function)(void *extra_state, int complete);
+
+typedef int (MPI_Copy_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag); /* deprecated */
+typedef int (MPI_Delete_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state); /* deprecated */
+typedef int (MPI_Comm_copy_attr_function)(MPI_Comm comm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Type_copy_attr_function)(MPI_Datatype datatype, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Type_delete_attr_function)(MPI_Datatype datatype, int keyval, void *attribute_val, void *extra_state);
+typedef int (MPI_Win_copy_attr_function)(MPI_Win win, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int (MPI_Win_delete_attr_function)(MPI_Win win, int keyval, void *attribute_val, void *extra_state);
+
+/* Predefined attribute callbacks (standard ABI values). */
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function*)0x0)
+#define MPI_DUP_FN              ((MPI_Copy_function*)0x1)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function*)0x0)
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function*)0x0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function*)0x1)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0x0)
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function*)0x0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function*)0x1)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0x0)
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function*)0x0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function*)0x1)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function*)0x0)
 
 /*
  * The functions. Each is declared twice, as MPI_X and PMPI_X, from one list
@@ -368,6 +460,164 @@ HMPI_DECLARE_API(int, Test_cancelled, (const MPI_Status *status, int *flag))
 HMPI_DECLARE_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 HMPI_DECLARE_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 HMPI_DECLARE_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
+
+/* Datatypes. */
+HMPI_DECLARE_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_indexed, (int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+HMPI_DECLARE_API(int, Type_commit, (MPI_Datatype *datatype))
+HMPI_DECLARE_API(int, Type_free, (MPI_Datatype *datatype))
+HMPI_DECLARE_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+HMPI_DECLARE_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+HMPI_DECLARE_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+HMPI_DECLARE_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
+HMPI_DECLARE_API(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+HMPI_DECLARE_API(int, Type_extent, (MPI_Datatype datatype, MPI_Aint *extent))
+HMPI_DECLARE_API(int, Type_lb, (MPI_Datatype datatype, MPI_Aint *displacement))
+HMPI_DECLARE_API(int, Type_ub, (MPI_Datatype datatype, MPI_Aint *displacement))
+HMPI_DECLARE_API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner))
+HMPI_DECLARE_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+HMPI_DECLARE_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+HMPI_DECLARE_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+HMPI_DECLARE_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+HMPI_DECLARE_API(int, Get_address, (const void *location, MPI_Aint *address))
+HMPI_DECLARE_API(int, Address, (void *location, MPI_Aint *address))
+HMPI_DECLARE_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+HMPI_DECLARE_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+HMPI_DECLARE_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm))
+HMPI_DECLARE_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm))
+HMPI_DECLARE_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+HMPI_DECLARE_API(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position))
+HMPI_DECLARE_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype))
+HMPI_DECLARE_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
+HMPI_DECLARE_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+HMPI_DECLARE_API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
+HMPI_DECLARE_API(int, Status_set_cancelled, (MPI_Status *status, int flag))
+
+/* Reduction operations. */
+HMPI_DECLARE_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+HMPI_DECLARE_API(int, Op_free, (MPI_Op *op))
+HMPI_DECLARE_API(int, Op_commutative, (MPI_Op op, int *commute))
+HMPI_DECLARE_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
+
+/* Groups. */
+HMPI_DECLARE_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+HMPI_DECLARE_API(int, Group_size, (MPI_Group group, int *size))
+HMPI_DECLARE_API(int, Group_rank, (MPI_Group group, int *rank))
+HMPI_DECLARE_API(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+HMPI_DECLARE_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+HMPI_DECLARE_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+HMPI_DECLARE_API(int, Group_free, (MPI_Group *group))
+
+/* Communicators. */
+HMPI_DECLARE_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+HMPI_DECLARE_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Comm_free, (MPI_Comm *comm))
+HMPI_DECLARE_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+HMPI_DECLARE_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+HMPI_DECLARE_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+HMPI_DECLARE_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+HMPI_DECLARE_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+HMPI_DECLARE_API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+HMPI_DECLARE_API(int, Comm_remote_size, (MPI_Comm comm, int *size))
+HMPI_DECLARE_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group))
+HMPI_DECLARE_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm))
+HMPI_DECLARE_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm))
+
+/* Attributes. */
+HMPI_DECLARE_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state))
+HMPI_DECLARE_API(int, Comm_free_keyval, (int *comm_keyval))
+HMPI_DECLARE_API(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+HMPI_DECLARE_API(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+HMPI_DECLARE_API(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+HMPI_DECLARE_API(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state))
+HMPI_DECLARE_API(int, Type_free_keyval, (int *type_keyval))
+HMPI_DECLARE_API(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+HMPI_DECLARE_API(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+HMPI_DECLARE_API(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
+HMPI_DECLARE_API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state))
+HMPI_DECLARE_API(int, Win_free_keyval, (int *win_keyval))
+HMPI_DECLARE_API(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))
+HMPI_DECLARE_API(int, Keyval_free, (int *keyval))
+HMPI_DECLARE_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+HMPI_DECLARE_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+HMPI_DECLARE_API(int, Attr_delete, (MPI_Comm comm, int keyval))
+
+/* Info objects. */
+HMPI_DECLARE_API(int, Info_create, (MPI_Info *info))
+HMPI_DECLARE_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+HMPI_DECLARE_API(int, Info_set, (MPI_Info info, const char *key, const char *value))
+HMPI_DECLARE_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+HMPI_DECLARE_API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value, int *flag))
+HMPI_DECLARE_API(int, Info_delete, (MPI_Info info, const char *key))
+HMPI_DECLARE_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+HMPI_DECLARE_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+HMPI_DECLARE_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+HMPI_DECLARE_API(int, Info_free, (MPI_Info *info))
+
+/* Error handlers, classes, codes and strings. */
+HMPI_DECLARE_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+HMPI_DECLARE_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+HMPI_DECLARE_API(int, Errhandler_create, (MPI_Handler_function *function, MPI_Errhandler *errhandler))
+HMPI_DECLARE_API(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+HMPI_DECLARE_API(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler *errhandler))
+HMPI_DECLARE_API(int, Add_error_class, (int *errorclass))
+HMPI_DECLARE_API(int, Add_error_code, (int errorclass, int *errorcode))
+HMPI_DECLARE_API(int, Add_error_string, (int errorcode, const char *string))
+
+/* Topologies. */
+HMPI_DECLARE_API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart))
+HMPI_DECLARE_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+HMPI_DECLARE_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+HMPI_DECLARE_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+HMPI_DECLARE_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+HMPI_DECLARE_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+HMPI_DECLARE_API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+HMPI_DECLARE_API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+HMPI_DECLARE_API(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph))
+HMPI_DECLARE_API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+HMPI_DECLARE_API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+HMPI_DECLARE_API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+HMPI_DECLARE_API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
+HMPI_DECLARE_API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+HMPI_DECLARE_API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int weights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+HMPI_DECLARE_API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+HMPI_DECLARE_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]))
+HMPI_DECLARE_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+HMPI_DECLARE_API(int, Dims_create, (int nnodes, int ndims, int dims[]))
+HMPI_DECLARE_API(int, Topo_test, (MPI_Comm comm, int *status))
+
+/* Memory, generalized requests, handle conversion, profiling control. */
+HMPI_DECLARE_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+HMPI_DECLARE_API(int, Free_mem, (void *base))
+HMPI_DECLARE_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+HMPI_DECLARE_API(int, Grequest_complete, (MPI_Request request))
+HMPI_DECLARE_API(MPI_Fint, Message_c2f, (MPI_Message message))
+HMPI_DECLARE_API(MPI_Message, Message_f2c, (MPI_Fint message))
+HMPI_DECLARE_API(int, Pcontrol, (const int level, ...))
 
 #undef HMPI_DECLARE_API
 

@@ -4,6 +4,14 @@
 
 namespace hmpi {
 
+void comm_retain(Comm* c) noexcept {
+    if (!c->predefined) c->refs.retain();
+}
+
+void comm_release(Comm* c) noexcept {
+    if (!c->predefined && c->refs.release()) delete c;
+}
+
 Comm* comm_from_handle(MPI_Comm h) noexcept { return comm_from_handle(current_rank(), h); }
 
 Comm* comm_from_handle(Rank* self, MPI_Comm h) noexcept {

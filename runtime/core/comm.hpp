@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/refcount.hpp"
+
 namespace hmpi {
 
 struct Rank;
@@ -28,10 +30,21 @@ struct Comm {
     int rank = -1;
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
     const char* name = "";
+    // The handle users hold (MPI_COMM_WORLD, MPI_COMM_SELF, or this object's
+    // address): what callbacks (error handlers, attribute copy/delete) get.
+    MPI_Comm handle = MPI_COMM_NULL;
+    // MPI_COMM_WORLD and MPI_COMM_SELF live as long as the rank and are never counted.
+    bool predefined = false;
+    // The user's handle plus one per request bound to it (request_bind).
+    RefCount refs;
 
     int size() const noexcept { return shared->size; }
     int world_rank(int r) const noexcept { return shared->world_rank_of[static_cast<std::size_t>(r)]; }
 };
+
+// Reference counting of derived communicators (no-ops for predefined ones).
+void comm_retain(Comm* c) noexcept;
+void comm_release(Comm* c) noexcept;
 
 // The communicator behind a handle for the calling rank, or nullptr.
 Comm* comm_from_handle(MPI_Comm h) noexcept;

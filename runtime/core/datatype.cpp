@@ -52,6 +52,7 @@ struct Table {
     void add(MPI_Datatype h, Datatype t) {
         auto i = reinterpret_cast<std::uintptr_t>(h) - kFirst;
         types[i] = std::move(t);
+        types[i].predefined = true;
         valid[i] = true;
     }
     Table() {
@@ -160,6 +161,14 @@ void for_each_run(const Datatype& type, std::size_t bytes, Fn&& fn) {
 namespace datatype_detail {
 const Datatype* const* predefined = g_index.slots.data();
 }  // namespace datatype_detail
+
+void datatype_retain(const Datatype* t) noexcept {
+    if (!t->predefined) t->refs.retain();
+}
+
+void datatype_release(const Datatype* t) noexcept {
+    if (!t->predefined && t->refs.release()) delete t;
+}
 
 void pack_bytes(const void* buf, const Datatype& type, std::size_t bytes, void* out) noexcept {
     if (type.contiguous) {

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/refcount.hpp"
+
 namespace hmpi {
 
 struct Segment {
@@ -27,7 +29,15 @@ struct Datatype {
     std::vector<Segment> segments;
     // Sizes of the basic elements of one element, in order (MPI_Get_elements).
     std::vector<std::size_t> basic_sizes;
+    // Predefined types live for the whole job and are never counted.
+    bool predefined = false;
+    // The user's handle plus one per request or derived type using it.
+    mutable RefCount refs;
 };
+
+// Reference counting of derived datatypes (no-ops for predefined ones).
+void datatype_retain(const Datatype* t) noexcept;
+void datatype_release(const Datatype* t) noexcept;
 
 namespace datatype_detail {
 inline constexpr std::uintptr_t kFirstPredefined = 0x200;

@@ -205,12 +205,16 @@ std::unique_ptr<Job> build_job(const Config& cfg) {
         r->world.shared = &j->world_shared;
         r->world.rank = i;
         r->world.name = "MPI_COMM_WORLD";
+        r->world.handle = MPI_COMM_WORLD;
+        r->world.predefined = true;
         r->self_shared.context_id = 2;
         r->self_shared.size = 1;
         r->self_shared.world_rank_of = {i};
         r->self.shared = &r->self_shared;
         r->self.rank = 0;
         r->self.name = "MPI_COMM_SELF";
+        r->self.handle = MPI_COMM_SELF;
+        r->self.predefined = true;
         j->ranks.push_back(std::move(r));
     }
     return j;

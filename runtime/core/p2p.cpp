@@ -149,13 +149,33 @@ void cancel_posted(Rank& self, Request& r) noexcept {
     complete_local(self, r);
 }
 
+// Advances the rank's async operations; one thread at a time (another
+// thread of a multithreaded rank already doing it is enough).
+void advance_async(Rank& self) {
+    if (self.multithreaded) {
+        if (!self.async_lock.try_lock()) return;
+    }
+    auto& ops = self.async_active;
+    for (std::size_t i = 0; i < ops.size();) {
+        Request* r = ops[i];
+        if (r->async->advance(self)) {
+            ops[i] = ops.back();
+            ops.pop_back();
+            complete_local(self, *r);
+        } else {
+            ++i;
+        }
+    }
+    if (self.multithreaded) self.async_lock.unlock();
+}
+
 void reap_detached(Rank& self) {
     auto& d = self.detached;
     for (std::size_t i = 0; i < d.size();) {
         Request* r = d[i];
         if (r->complete()) {
             if (r->bsend_block) self.bsend.release(r);
-            delete r;
+            free_request(r);
             d[i] = d.back();
             d.pop_back();
         } else {
@@ -277,6 +297,7 @@ int start_bsend(Rank& self, Request& args, std::size_t* need, std::size_t* avail
     r->comm = args.comm;
     r->context = args.context;
     r->type = datatype_from_handle(MPI_BYTE);
+    request_hold_objects(*r);
     r->count = static_cast<std::int64_t>(bytes);
     {
         MaybeLock guard(self.lock, self.multithreaded);
@@ -286,7 +307,7 @@ int start_bsend(Rank& self, Request& args, std::size_t* need, std::size_t* avail
             std::size_t used = 0;
             for (auto& b : self.bsend.blocks) used += b.length;
             *avail = self.bsend.size - used;
-            delete r;
+            free_request(r);
             return MPI_ERR_BUFFER;
         }
         pack_bytes(args.send_buf, *args.type, bytes, block);
@@ -322,7 +343,36 @@ bool progress(Rank& self) {
     }
     if (!self.detached.empty()) reap_detached(self);
     if (self.multithreaded) self.lock.unlock();
+    if (!self.async_active.empty()) advance_async(self);
     return true;
+}
+
+void start_async(Rank& self, Request& req, std::unique_ptr<AsyncOp> op) {
+    req.kind = RequestKind::async;
+    req.owner = &self;
+    req.async = std::move(op);
+    req.state.store(Request::kActive, std::memory_order_relaxed);
+    if (req.async->advance(self)) {
+        complete_local(self, req);
+        return;
+    }
+    MaybeLock guard(self.async_lock, self.multithreaded);
+    self.async_active.push_back(&req);
+}
+
+void request_hold_objects(Request& r) noexcept {
+    if (r.holds_objects) return;
+    if (r.comm) comm_retain(r.comm);
+    if (r.type) datatype_retain(r.type);
+    r.holds_objects = true;
+}
+
+void free_request(Request* r) noexcept {
+    if (r->holds_objects) {
+        if (r->comm) comm_release(r->comm);
+        if (r->type) datatype_release(r->type);
+    }
+    delete r;
 }
 
 bool probe(Rank& self, std::uint32_t context, int source, int tag, MPI_Status* st, Message** take) {

@@ -30,6 +30,10 @@ void start_mrecv(Rank& self, Request& req, Message* msg);
 // MPI_SUCCESS or MPI_ERR_BUFFER (not enough space: *need and *avail set).
 int start_bsend(Rank& self, Request& req, std::size_t* need, std::size_t* avail);
 
+// Starts an operation that progress() advances until it is done, then
+// completes req (an async request, owned by self).
+void start_async(Rank& self, Request& req, std::unique_ptr<AsyncOp> op);
+
 // Drains this rank's channels and matches what arrived. Returns false if
 // another thread of the rank was already progressing (nothing was done).
 bool progress(Rank& self);

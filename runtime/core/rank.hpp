@@ -71,6 +71,9 @@ struct Rank {
     RequestQueue posted;
     MessageQueue unexpected;
     std::vector<Request*> detached;      // freed by the user while active, or internal
+    // Active RequestKind::async requests, advanced by progress() (under async_lock).
+    std::vector<Request*> async_active;
+    SpinLock async_lock;
     BsendBuffer bsend;
 
     // ---- Lifecycle and introspection (read by the timeout dump and crash handler).
@@ -101,6 +104,9 @@ struct Job {
     std::size_t split_copy_chunk = 128 << 10;
     std::uint64_t spin_ns = 50000, yield_ns = 200000;
     std::uint64_t start_ns = 0;
+    // Context ids not yet taken: each communicator takes two (point-to-point
+    // and collective); WORLD has 0 and 1, SELF 2 and 3.
+    std::atomic<std::uint32_t> next_context{4};
 };
 
 // The job of this process (valid once hmpi_start has set it up).

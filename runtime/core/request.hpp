@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "core/datatype.hpp"
 
@@ -37,7 +38,26 @@ struct SplitCopy {
     void help() noexcept;
 };
 
-enum class RequestKind : std::uint8_t { send, recv };
+// An operation the runtime advances from progress() until it is done:
+// nonblocking communicator creation now, nonblocking collectives later.
+// advance() runs on the owning rank, outside the rank's matching lock, and
+// may start point-to-point operations; it must not block or start another
+// AsyncOp.
+struct AsyncOp {
+    virtual ~AsyncOp() = default;
+    // Makes what progress it can; true once the operation is complete.
+    virtual bool advance(Rank& self) = 0;
+};
+
+// User callbacks of a generalized request (MPI_Grequest_start).
+struct GeneralizedHooks {
+    MPI_Grequest_query_function* query = nullptr;
+    MPI_Grequest_free_function* free = nullptr;
+    MPI_Grequest_cancel_function* cancel = nullptr;
+    void* extra_state = nullptr;
+};
+
+enum class RequestKind : std::uint8_t { send, recv, async, generalized };
 enum class SendMode : std::uint8_t { standard, sync, ready, buffered };
 
 struct Request {
@@ -51,6 +71,7 @@ struct Request {
     bool persistent = false;
     bool detached = false;     // MPI_Request_free'd while active: reaped by progress
     bool internal = false;     // created by the runtime (e.g. a buffered send), never seen by users
+    bool holds_objects = false;  // request_hold_objects was called
     Rank* owner = nullptr;
 
     // The operation.
@@ -80,8 +101,20 @@ struct Request {
     // Large single-copy sends: the copy both ranks share.
     SplitCopy split;
 
+    // RequestKind::async: the operation progress() advances.
+    std::unique_ptr<AsyncOp> async;
+    // RequestKind::generalized: the user's callbacks.
+    std::unique_ptr<GeneralizedHooks> generalized;
+
     bool complete() const noexcept { return state.load(std::memory_order_acquire) == kComplete; }
 };
+
+// Keeps r.comm and r.type alive until the request is freed (MPI_Comm_free
+// and MPI_Type_free let pending operations complete). For requests that
+// outlive the call that made them; blocking calls' requests need not.
+void request_hold_objects(Request& r) noexcept;
+// Frees a heap request: drops what request_hold_objects kept, deletes it.
+void free_request(Request* r) noexcept;
 
 // Status helpers: MPI_Status keeps the byte count in MPI_internal[0..1] and
 // the cancelled flag in MPI_internal[2].
