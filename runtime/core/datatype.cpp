@@ -53,6 +53,7 @@ struct Table {
         auto i = reinterpret_cast<std::uintptr_t>(h) - kFirst;
         types[i] = std::move(t);
         types[i].predefined = true;
+        types[i].handle = h;
         valid[i] = true;
     }
     Table() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/refcount.hpp"
+#include "core/attributes.hpp"
 
 namespace hmpi {
 
@@ -29,10 +30,15 @@ struct Datatype {
     std::vector<Segment> segments;
     // Sizes of the basic elements of one element, in order (MPI_Get_elements).
     std::vector<std::size_t> basic_sizes;
+    // The handle users hold: the constant for predefined types, this
+    // object's address for derived ones (what user callbacks receive).
+    MPI_Datatype handle = MPI_DATATYPE_NULL;
     // Predefined types live for the whole job and are never counted.
     bool predefined = false;
     // The user's handle plus one per request or derived type using it.
     mutable RefCount refs;
+    // Cached attributes (MPI_Type_set_attr).
+    AttributeSet attrs;
 };
 
 // Reference counting of derived datatypes (no-ops for predefined ones).
