@@ -64,21 +64,34 @@ public:
     int count(const Comm* c, const char* arg, std::int64_t v) const {
         return v >= 0 ? MPI_SUCCESS : reject_count(c, arg, v);
     }
-    int type(const Comm* c, const char* arg, MPI_Datatype h, const Datatype** out) const {
+    // A valid datatype; communication and packing need it committed too,
+    // constructors and queries do not (need_committed = false).
+    int type(const Comm* c, const char* arg, MPI_Datatype h, const Datatype** out, bool need_committed = true) const {
         *out = datatype_from_handle(h);
-        return *out ? MPI_SUCCESS : reject_type(c, arg, h);
+        return (*out && ((*out)->committed || !need_committed)) ? MPI_SUCCESS : reject_type(c, arg, h);
     }
+    // A buffer of n elements of t: not NULL unless empty, or unless t's data
+    // lies at absolute addresses (MPI_BOTTOM, which is NULL, with a type
+    // built from MPI_Get_address results); n * size must fit in 64 bits.
     int buffer(const Comm* c, const char* arg, const void* buf, std::int64_t n, const Datatype* t) const {
-        return (buf || n == 0 || t->size == 0) ? MPI_SUCCESS : reject_buffer(c, arg, n, t);
+        std::int64_t bytes;
+        if (__builtin_mul_overflow(n, static_cast<std::int64_t>(t->size), &bytes)) [[unlikely]]
+            return reject_count(c, "count", n);
+        return (buf || bytes == 0 || t->true_lb >= kLowestAbsoluteAddress) ? MPI_SUCCESS : reject_buffer(c, arg, n, t);
     }
-    // A rank of comm or MPI_PROC_NULL.
+    // No object lives in the first page: a type whose data starts above it
+    // was built from absolute addresses.
+    static constexpr std::ptrdiff_t kLowestAbsoluteAddress = 4096;
+    // A rank of comm (of its remote group on an intercommunicator) or MPI_PROC_NULL.
     int dest(const Comm* c, int v) const {
-        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->size()) || v == MPI_PROC_NULL) ? MPI_SUCCESS
-                                                                                                   : reject_rank(c, "dest", v);
+        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->peer_count()) || v == MPI_PROC_NULL)
+                   ? MPI_SUCCESS
+                   : reject_rank(c, "dest", v);
     }
     // Also MPI_ANY_SOURCE.
     int source(const Comm* c, int v) const {
-        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->size()) || v == MPI_PROC_NULL || v == MPI_ANY_SOURCE)
+        return (static_cast<unsigned>(v) < static_cast<unsigned>(c->peer_count()) || v == MPI_PROC_NULL ||
+                v == MPI_ANY_SOURCE)
                    ? MPI_SUCCESS
                    : reject_rank(c, "source", v);
     }
@@ -108,6 +121,12 @@ inline MPI_Request to_handle(Request* r) noexcept { return reinterpret_cast<MPI_
 
 // Raises MPI_ERR_BUFFER for a buffered send that does not fit the attached buffer.
 int raise_bsend_space(const Call& c, const Comm* comm, std::size_t need, std::size_t avail);
+
+// Generalized requests' user callbacks (api/grequest.cpp): query fills the
+// request's status fields; each returns the callback's error code.
+int generalized_query(Request& r);
+int generalized_free(Request& r);
+int generalized_cancel(Request& r);
 
 // Name of a communicator handle for messages.
 const char* comm_name(const Comm* c) noexcept;

@@ -27,11 +27,23 @@ int Call::reject_comm(MPI_Comm h) const {
 }
 
 int Call::reject_count(const Comm* c, const char* arg, std::int64_t v) const {
+    if (v >= 0)
+        return fail(c, MPI_ERR_COUNT, "argument %s = %lld: the data's size in bytes does not fit in 64 bits", arg,
+                    static_cast<long long>(v));
     return fail(c, MPI_ERR_COUNT, "argument %s = %lld is negative", arg, static_cast<long long>(v));
 }
 
 int Call::reject_type(const Comm* c, const char* arg, MPI_Datatype h) const {
-    if (h == MPI_DATATYPE_NULL) return fail(c, MPI_ERR_TYPE, "argument %s is MPI_DATATYPE_NULL", arg);
+    if (const Datatype* t = datatype_from_handle(h))
+        return fail(c, MPI_ERR_TYPE, "argument %s = %p%s%s%s is not committed (call MPI_Type_commit first)", arg,
+                    static_cast<void*>(h), t->name[0] ? " (" : "", t->name, t->name[0] ? ")" : "");
+    switch (classify_bad_datatype(h)) {
+        case BadDatatype::null: return fail(c, MPI_ERR_TYPE, "argument %s is MPI_DATATYPE_NULL", arg);
+        case BadDatatype::freed:
+            return fail(c, MPI_ERR_TYPE, "argument %s = %p is a datatype that was freed (MPI_Type_free)", arg,
+                        static_cast<void*>(h));
+        case BadDatatype::not_a_datatype: break;
+    }
     return fail(c, MPI_ERR_TYPE, "argument %s = %p is not a valid datatype", arg, static_cast<void*>(h));
 }
 
@@ -40,6 +52,9 @@ int Call::reject_buffer(const Comm* c, const char* arg, std::int64_t n, const Da
 }
 
 int Call::reject_rank(const Comm* c, const char* arg, int v) const {
+    if (c->is_inter())
+        return fail(c, MPI_ERR_RANK, "argument %s = %d, but the remote group of %s has %d ranks", arg, v, comm_name(c),
+                    c->peer_count());
     return fail(c, MPI_ERR_RANK, "argument %s = %d, but %s has %d ranks", arg, v, comm_name(c), c->size());
 }
 

@@ -1,4 +1,5 @@
 // Init, Finalize, Abort, thread levels, clocks, version and names.
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -54,6 +55,10 @@ HMPI_API(int, Finalize, (void)) {
     Rank& self = *c.rank();
     // Buffered and freed-but-active sends must still reach their receivers.
     wait_until(self, [&] { return detached_sends_idle(self); });
+    // MPI_COMM_SELF's attributes are deleted first, last set first: the
+    // standard's hook for libraries to clean up at finalize (MPI 3.1, 8.7.1).
+    if (int e = self.self.attrs.delete_all(static_cast<void*>(MPI_COMM_SELF)))
+        return c.fail(&self.self, e, "a delete callback of an MPI_COMM_SELF attribute failed");
     self.was_finalized.store(true, std::memory_order_relaxed);
     self.phase.store(RankPhase::finalized, std::memory_order_release);
     return MPI_SUCCESS;
@@ -159,9 +164,10 @@ HMPI_API(int, Type_size, (MPI_Datatype datatype, int *size)) {
     Call c("MPI_Type_size");
     if (int e = c.require_initialized()) return e;
     const Datatype* t;
-    if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
+    if (int e = c.type(nullptr, "datatype", datatype, &t, /*need_committed=*/false)) return e;
     if (int e = c.not_null(nullptr, "size", size)) return e;
-    *size = static_cast<int>(t->size);
+    // A size an int cannot hold is MPI_UNDEFINED (MPI 3.1, 4.1.5); MPI_Type_size_x gives it.
+    *size = t->size <= static_cast<std::size_t>(INT_MAX) ? static_cast<int>(t->size) : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 

@@ -32,11 +32,17 @@ int check_requests(const Call& c, int count, MPI_Request reqs[], std::vector<Req
 // Consumes a completed request: fills the status, then frees it (or, if
 // persistent, makes it inactive). Returns the operation's error code.
 int finish(Request* r, MPI_Request* handle, MPI_Status* st, bool set_error) {
+    bool generalized = r->kind == RequestKind::generalized;
+    if (generalized) generalized_query(*r);
     if (st) status_from_request(*r, st, set_error);
     int err = r->status_error;
     if (r->persistent) {
         r->state.store(Request::kInactive, std::memory_order_relaxed);
     } else {
+        if (generalized) {
+            int free_err = generalized_free(*r);
+            if (err == MPI_SUCCESS) err = free_err;
+        }
         free_request(r);
         *handle = MPI_REQUEST_NULL;
     }
@@ -278,6 +284,15 @@ HMPI_API(int, Request_free, (MPI_Request *request)) {
     if (int e = check_request(c, *request, "request", &r)) return e;
     if (!r) return c.fail(nullptr, MPI_ERR_REQUEST, "argument request is MPI_REQUEST_NULL");
     Rank& self = *c.rank();
+    if (r->kind == RequestKind::generalized) {
+        // Complete already: the free callback runs now; otherwise
+        // MPI_Grequest_complete runs it (MPI 3.1, 12.2).
+        *request = MPI_REQUEST_NULL;
+        if (r->generalized->release_votes.fetch_add(1, std::memory_order_acq_rel) != 1) return MPI_SUCCESS;
+        int err = generalized_free(*r);
+        free_request(r);
+        return err == MPI_SUCCESS ? MPI_SUCCESS : c.fail(nullptr, err, "the generalized request's free callback failed");
+    }
     if (r->state.load(std::memory_order_acquire) == Request::kActive) {
         // Still in flight: the operation goes on and progress frees it later.
         MaybeLock guard(self.lock, self.multithreaded);
@@ -299,6 +314,7 @@ HMPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *s
     if (!is_active(r)) return *flag = 1, empty_status(status, false), MPI_SUCCESS;
     if (!r->complete()) progress(*c.rank());
     *flag = r->complete();
+    if (*flag && r->kind == RequestKind::generalized) generalized_query(*r);
     if (*flag && status) status_from_request(*r, status);
     return MPI_SUCCESS;
 }
@@ -313,6 +329,9 @@ HMPI_API(int, Cancel, (MPI_Request *request)) {
     // Receives still waiting for a match are cancelled. A send may already be
     // matched or copied: it is left to complete, and MPI_Test_cancelled says false.
     if (r->kind == RequestKind::recv) cancel_recv(*c.rank(), *r);
+    if (r->kind == RequestKind::generalized) {
+        if (int err = generalized_cancel(*r)) return c.fail(nullptr, err, "the generalized request's cancel callback failed");
+    }
     return MPI_SUCCESS;
 }
 
@@ -324,42 +343,31 @@ HMPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag)) {
     return MPI_SUCCESS;
 }
 
+// Element counts (MPI 3.1, 3.2.5 and 4.1.11): whole elements of the
+// datatype, or basic elements (MPI_Get_elements); MPI_UNDEFINED when the
+// received bytes end inside one, or the count does not fit an int.
 HMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count)) {
     Call c("MPI_Get_count");
     if (int e = c.not_null(nullptr, "status", status)) return e;
     if (int e = c.not_null(nullptr, "count", count)) return e;
     const Datatype* t;
-    if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
+    if (int e = c.type(nullptr, "datatype", datatype, &t, false)) return e;
     std::int64_t bytes = status_bytes(status);
     if (t->size == 0) *count = 0;
     else if (bytes % static_cast<std::int64_t>(t->size)) *count = MPI_UNDEFINED;
+    else if (bytes / static_cast<std::int64_t>(t->size) > INT_MAX) *count = MPI_UNDEFINED;
     else *count = static_cast<int>(bytes / static_cast<std::int64_t>(t->size));
     return MPI_SUCCESS;
 }
-
-namespace {
-std::int64_t elements(const Datatype& t, std::int64_t bytes) {
-    if (t.size == 0) return 0;
-    std::int64_t full = bytes / static_cast<std::int64_t>(t.size);
-    std::int64_t rest = bytes % static_cast<std::int64_t>(t.size);
-    std::int64_t n = full * static_cast<std::int64_t>(t.basic_sizes.size());
-    for (std::size_t s : t.basic_sizes) {
-        if (rest == 0) break;
-        if (rest < static_cast<std::int64_t>(s)) return static_cast<std::int64_t>(MPI_UNDEFINED);
-        rest -= static_cast<std::int64_t>(s);
-        ++n;
-    }
-    return rest == 0 ? n : static_cast<std::int64_t>(MPI_UNDEFINED);
-}
-}  // namespace
 
 HMPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count)) {
     Call c("MPI_Get_elements");
     if (int e = c.not_null(nullptr, "status", status)) return e;
     if (int e = c.not_null(nullptr, "count", count)) return e;
     const Datatype* t;
-    if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
-    *count = static_cast<int>(elements(*t, status_bytes(status)));
+    if (int e = c.type(nullptr, "datatype", datatype, &t, false)) return e;
+    const std::int64_t n = datatype_elements(*t, status_bytes(status));
+    *count = (n < 0 || n > INT_MAX) ? MPI_UNDEFINED : static_cast<int>(n);
     return MPI_SUCCESS;
 }
 
@@ -368,7 +376,8 @@ HMPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, 
     if (int e = c.not_null(nullptr, "status", status)) return e;
     if (int e = c.not_null(nullptr, "count", count)) return e;
     const Datatype* t;
-    if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
-    *count = elements(*t, status_bytes(status));
+    if (int e = c.type(nullptr, "datatype", datatype, &t, false)) return e;
+    const std::int64_t n = datatype_elements(*t, status_bytes(status));
+    *count = n < 0 ? MPI_Count{MPI_UNDEFINED} : n;
     return MPI_SUCCESS;
 }

@@ -56,6 +56,10 @@ const std::vector<ParamInfo>& parameter_table() {
          "Largest chunk a shared copy is cut into; a message is cut into about eight chunks of "
          "at least 16 KiB.",
          "measured: bench/pingpong.c, docs/point-to-point.md"},
+        {"HMPI_REDUCE_ISA", "auto", "auto|avx512|avx2|portable",
+         "Instruction set of the reduction kernels (MPI_Reduce_local, later the reducing "
+         "collectives): auto = the widest the CPU supports; naming one the CPU lacks is an error.",
+         "measured: bench/reduce_local.c, docs/reductions.md"},
     };
     return table;
 }
@@ -127,6 +131,13 @@ Config read_config() {
     c.split_copy_chunk = 128 << 10;
     if (const char* v = env("HMPI_SPLIT_COPY_MIN")) c.split_copy_min = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_MIN", v, 0, 1LL << 50));
     if (const char* v = env("HMPI_SPLIT_COPY_CHUNK")) c.split_copy_chunk = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_CHUNK", v, 4096, 1LL << 40));
+    if (const char* v = env("HMPI_REDUCE_ISA")) {
+        if (!std::strcmp(v, "auto")) c.reduce_isa = ReduceIsa::best;
+        else if (!std::strcmp(v, "avx512")) c.reduce_isa = ReduceIsa::avx512;
+        else if (!std::strcmp(v, "avx2")) c.reduce_isa = ReduceIsa::avx2;
+        else if (!std::strcmp(v, "portable")) c.reduce_isa = ReduceIsa::portable;
+        else die("invalid value '%s' for HMPI_REDUCE_ISA (expected auto, avx512, avx2 or portable)", v);
+    }
     if (c.split_copy_min == 0) c.split_copy_min = SIZE_MAX;
     if (c.ring_cells & (c.ring_cells - 1)) die("HMPI_RING_CELLS=%zu is not a power of two", c.ring_cells);
     // One inline message must fit in a ring: header cell + payload cells.

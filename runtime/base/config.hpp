@@ -10,6 +10,9 @@
 namespace hmpi {
 
 enum class BindPolicy { core, none };
+// Which reduction kernels to use (runtime/primitives/reduce.cpp): the widest
+// the CPU supports, or one named explicitly (for testing and comparison).
+enum class ReduceIsa { best, avx512, avx2, portable };
 
 struct Config {
     // Set by hmpirun (see docs/launcher.md).
@@ -26,6 +29,8 @@ struct Config {
     std::size_t ring_cells = 0;       // HMPI_RING_CELLS
     std::size_t split_copy_min = 0;   // HMPI_SPLIT_COPY_MIN
     std::size_t split_copy_chunk = 0; // HMPI_SPLIT_COPY_CHUNK
+    // Reduction kernels.
+    ReduceIsa reduce_isa = ReduceIsa::best;  // HMPI_REDUCE_ISA
 };
 
 struct ParamInfo {

@@ -1,15 +1,32 @@
+// Communicators: handles, reference counts, names, freeing, comparison.
+// (Creating them is a collective agreement: core/comm_create.cpp.)
 #include "core/comm.hpp"
 
+#include <algorithm>
+#include <cstring>
+
+#include "core/errhandler.hpp"
 #include "core/rank.hpp"
 
 namespace hmpi {
+
+void Comm::set_name(const char* s) noexcept {
+    std::size_t n = std::min(std::strlen(s), sizeof name_buf - 1);
+    std::memcpy(name_buf, s, n);
+    name_buf[n] = '\0';
+    name = name_buf;
+}
 
 void comm_retain(Comm* c) noexcept {
     if (!c->predefined) c->refs.retain();
 }
 
 void comm_release(Comm* c) noexcept {
-    if (!c->predefined && c->refs.release()) delete c;
+    if (c->predefined || !c->refs.release()) return;
+    // The handler goes with the last reference, not with MPI_Comm_free: a
+    // request still pending on a freed communicator may raise through it.
+    errhandler_release(c->errhandler);
+    delete c;
 }
 
 Comm* comm_from_handle(MPI_Comm h) noexcept { return comm_from_handle(current_rank(), h); }

@@ -202,17 +202,19 @@ std::unique_ptr<Job> build_job(const Config& cfg) {
         r->world_rank = i;
         r->incoming = std::make_unique<std::atomic<Channel*>[]>(static_cast<std::size_t>(cfg.nranks));
         for (int k = 0; k < cfg.nranks; ++k) r->incoming[static_cast<std::size_t>(k)].store(nullptr, std::memory_order_relaxed);
-        r->world.shared = &j->world_shared;
+        // The predefined communicators' shared parts live in the job and the
+        // rank: their shared_ptrs own nothing (aliasing, empty control block).
+        r->world.shared = std::shared_ptr<const CommShared>(std::shared_ptr<const CommShared>(), &j->world_shared);
         r->world.rank = i;
-        r->world.name = "MPI_COMM_WORLD";
+        r->world.set_name("MPI_COMM_WORLD");
         r->world.handle = MPI_COMM_WORLD;
         r->world.predefined = true;
         r->self_shared.context_id = 2;
         r->self_shared.size = 1;
         r->self_shared.world_rank_of = {i};
-        r->self.shared = &r->self_shared;
+        r->self.shared = std::shared_ptr<const CommShared>(std::shared_ptr<const CommShared>(), &r->self_shared);
         r->self.rank = 0;
-        r->self.name = "MPI_COMM_SELF";
+        r->self.set_name("MPI_COMM_SELF");
         r->self.handle = MPI_COMM_SELF;
         r->self.predefined = true;
         j->ranks.push_back(std::move(r));

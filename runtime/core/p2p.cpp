@@ -87,9 +87,11 @@ void deliver_from_ring(Rank& self, Request& r, const Envelope& env, const Payloa
     } else if (r.type->contiguous) {
         data.copy_to(r.recv_buf, n);
     } else {
-        std::vector<unsigned char> tmp(n);
-        data.copy_to(tmp.data(), n);
-        unpack_bytes(tmp.data(), n, r.recv_buf, *r.type);
+        // Straight from the ring (one or two pieces) into the typed buffer.
+        TypedStream out(r.recv_buf, *r.type, r.count);
+        const std::size_t first = std::min(n, data.n1);
+        out.unpack(data.p1, first);
+        if (n > first) out.unpack(data.p2, n - first);
     }
     finish_protocol(env);
     complete_local(self, r);
@@ -215,19 +217,19 @@ void start_send(Rank& self, Request& s) {
     s.split.ready.store(0, std::memory_order_relaxed);
     s.state.store(Request::kActive, std::memory_order_relaxed);
 
-    // Non-contiguous data is packed once here; contiguous data goes straight
-    // from the user's buffer into the ring.
-    std::vector<unsigned char> packed;
+    // Inline data goes straight from the user's buffer into the ring, packed
+    // on the way if the type has gaps (the ring asks for consecutive pieces).
     const unsigned char* src = static_cast<const unsigned char*>(s.send_buf);
-    if (inline_copy && !s.type->contiguous && bytes) {
-        packed.resize(bytes);
-        pack_bytes(s.send_buf, *s.type, bytes, packed.data());
-        src = packed.data();
-    }
+    const bool gapped = inline_copy && !s.type->contiguous && bytes;
     {
         MaybeLock guard(ch->send_lock, self.multithreaded);
-        ch->send(env, inline_copy ? bytes : 0,
-                 [src](unsigned char* dst_bytes, std::size_t off, std::size_t n) { std::memcpy(dst_bytes, src + off, n); });
+        if (gapped) {
+            TypedStream in(s.send_buf, *s.type, s.count);
+            ch->send(env, bytes, [&in](unsigned char* dst_bytes, std::size_t, std::size_t n) { in.pack(dst_bytes, n); });
+        } else {
+            ch->send(env, inline_copy ? bytes : 0,
+                     [src](unsigned char* dst_bytes, std::size_t off, std::size_t n) { std::memcpy(dst_bytes, src + off, n); });
+        }
         // An eager send is complete once its data is in the ring. Mark it
         // before releasing the channel so that, for sync and rendezvous, the
         // receiver's completion store is the last write to the request.

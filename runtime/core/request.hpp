@@ -55,6 +55,9 @@ struct GeneralizedHooks {
     MPI_Grequest_free_function* free = nullptr;
     MPI_Grequest_cancel_function* cancel = nullptr;
     void* extra_state = nullptr;
+    // MPI_Grequest_complete and MPI_Request_free each add one; whichever
+    // comes second frees the request (they may run on different threads).
+    std::atomic<int> release_votes{0};
 };
 
 enum class RequestKind : std::uint8_t { send, recv, async, generalized };

@@ -24,6 +24,10 @@ check "libhmpi exports MPI_ functions" test -n "$mpi"
 missing=$(comm -23 <(echo "$mpi") <(echo "$pmpi"))
 check "every MPI_X has its PMPI_X twin" test -z "$missing"
 [ -n "$missing" ] && echo "without PMPI_ twin: $missing"
+declared=$(sed -n 's/^HMPI_DECLARE_API([^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' "$inc/mpi.h" | sort)
+unexported=$(comm -23 <(echo "$declared") <(echo "$mpi"))
+check "every function mpi.h declares is exported" test -z "$unexported"
+[ -n "$unexported" ] && echo "declared but not in libhmpi:" $unexported
 weak=$(nm -D --defined-only "$lib" | awk '$3 ~ /^MPI_/ && $2 != "W" {print $3}')
 check "MPI_X are weak (a profiling library's MPI_X wins)" test -z "$weak"
 echo "$pass passed, $fail failed"

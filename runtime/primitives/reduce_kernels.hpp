@@ -1,0 +1,211 @@
+// The reduction kernels' code, written once and compiled once per
+// instruction set: reduce_portable.cpp, reduce_avx2.cpp and reduce_avx512.cpp
+// each define HMPI_REDUCE_NS (the namespace of their copy) and
+// HMPI_REDUCE_VECTOR_BYTES (16 for the portable file, 32 for AVX2, 64 for
+// AVX-512) and include this file; the AVX files are compiled with the
+// matching -m flags (see CMakeLists.txt).
+//
+// Everything here has internal linkage (an unnamed namespace) so that no
+// function compiled for one instruction set can be merged with its twin from
+// another file: only each file's fill function is visible outside it.
+//
+// A vector kernel works in blocks of four vectors (so loads of the next
+// block overlap the arithmetic of this one), then single vectors, then
+// finishes the last few elements with the same operation on scalars. The
+// vectors are GCC vector extensions: the compiler picks the instructions for
+// the file's instruction set (16-byte vectors are SSE2 on x86-64, NEON on
+// AArch64, plain scalar code on a target without SIMD), and the scalar tail
+// and the vector body use the same expressions, so every path gives
+// bit-identical results (element-wise operations, no reassociation;
+// -ffp-contract=off keeps a*b+c unfused).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "primitives/reduce_table.hpp"
+
+#if !defined(HMPI_REDUCE_NS) || !defined(HMPI_REDUCE_VECTOR_BYTES)
+#error "define HMPI_REDUCE_NS and HMPI_REDUCE_VECTOR_BYTES before including reduce_kernels.hpp"
+#endif
+
+namespace hmpi::prim::HMPI_REDUCE_NS {
+namespace {
+
+// ---- element-wise operations: s() on scalars, v() on vectors ----
+
+// Integer sums and products run on the unsigned twin of the type: the bits
+// are those of two's-complement wrap-around, without signed overflow.
+// Types narrower than int are widened to unsigned first, because they would
+// otherwise be promoted to (signed) int, where 65535 * 65535 overflows.
+template <class X>
+inline X widen_mul(X a, X b) {
+    if constexpr (std::is_integral_v<X> && sizeof(X) < sizeof(unsigned))
+        return static_cast<X>(static_cast<unsigned>(a) * static_cast<unsigned>(b));
+    else
+        return static_cast<X>(a * b);
+}
+template <class X>
+inline X widen_add(X a, X b) {
+    if constexpr (std::is_integral_v<X> && sizeof(X) < sizeof(unsigned))
+        return static_cast<X>(static_cast<unsigned>(a) + static_cast<unsigned>(b));
+    else
+        return static_cast<X>(a + b);
+}
+
+struct Sum {
+    template <class X> static X s(X a, X b) { return widen_add(a, b); }
+    template <class V> static V v(V a, V b) { return a + b; }
+};
+struct Prod {
+    template <class X> static X s(X a, X b) { return widen_mul(a, b); }
+    template <class V> static V v(V a, V b) { return a * b; }
+};
+// min(in, inout) = in < inout ? in : inout, the semantics of the x86
+// min instructions, so the vector and scalar paths agree even on NaN and
+// on -0.0 versus +0.0 (which MPI leaves unspecified).
+struct Min {
+    template <class X> static X s(X a, X b) { return a < b ? a : b; }
+    template <class V> static V v(V a, V b) { return a < b ? a : b; }
+};
+struct Max {
+    template <class X> static X s(X a, X b) { return a > b ? a : b; }
+    template <class V> static V v(V a, V b) { return a > b ? a : b; }
+};
+struct Band {
+    template <class X> static X s(X a, X b) { return static_cast<X>(a & b); }
+    template <class V> static V v(V a, V b) { return a & b; }
+};
+struct Bor {
+    template <class X> static X s(X a, X b) { return static_cast<X>(a | b); }
+    template <class V> static V v(V a, V b) { return a | b; }
+};
+struct Bxor {
+    template <class X> static X s(X a, X b) { return static_cast<X>(a ^ b); }
+    template <class V> static V v(V a, V b) { return a ^ b; }
+};
+// Logical operations: any non-zero value is true; the result is 1 or 0.
+// A vector comparison yields a mask of -1/0 lanes; "& 1" turns it into 1/0
+// and the cast reinterprets those lanes as the element type.
+struct Land {
+    template <class X> static X s(X a, X b) { return static_cast<X>((a != 0) & (b != 0)); }
+    template <class V> static V v(V a, V b) {
+        const V zero{};
+        return (V)(((a != zero) & (b != zero)) & 1);
+    }
+};
+struct Lor {
+    template <class X> static X s(X a, X b) { return static_cast<X>((a != 0) | (b != 0)); }
+    template <class V> static V v(V a, V b) {
+        const V zero{};
+        return (V)(((a != zero) | (b != zero)) & 1);
+    }
+};
+struct Lxor {
+    template <class X> static X s(X a, X b) { return static_cast<X>((a != 0) ^ (b != 0)); }
+    template <class V> static V v(V a, V b) {
+        const V zero{};
+        return (V)(((a != zero) ^ (b != zero)) & 1);
+    }
+};
+
+#if HMPI_REDUCE_VECTOR_BYTES > 0
+template <class T>
+struct VectorOf {
+    typedef T type __attribute__((vector_size(HMPI_REDUCE_VECTOR_BYTES)));
+};
+
+template <class V>
+inline V load(const void* p) {
+    V v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class V>
+inline void store(void* p, V v) {
+    __builtin_memcpy(p, &v, sizeof v);
+}
+#endif
+
+// inout[i] = Op(in[i], inout[i]) for i in [0, n).
+template <class T, class Op>
+void kernel(const void* in_, void* inout_, std::size_t n) {
+    const T* in = static_cast<const T*>(in_);
+    T* inout = static_cast<T*>(inout_);
+    std::size_t i = 0;
+#if HMPI_REDUCE_VECTOR_BYTES > 0
+    // Vectors of the standard integer types, float and double; the wide
+    // and extended kinds (long double, __int128, _Float16, __float128, the
+    // structs) take the scalar loop.
+    if constexpr ((std::is_integral_v<T> && sizeof(T) <= 8) || std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        using V = typename VectorOf<T>::type;
+        constexpr std::size_t lanes = sizeof(V) / sizeof(T);
+        for (; i + 4 * lanes <= n; i += 4 * lanes) {
+            V a0 = load<V>(in + i), a1 = load<V>(in + i + lanes);
+            V a2 = load<V>(in + i + 2 * lanes), a3 = load<V>(in + i + 3 * lanes);
+            V b0 = load<V>(inout + i), b1 = load<V>(inout + i + lanes);
+            V b2 = load<V>(inout + i + 2 * lanes), b3 = load<V>(inout + i + 3 * lanes);
+            store(inout + i, Op::v(a0, b0));
+            store(inout + i + lanes, Op::v(a1, b1));
+            store(inout + i + 2 * lanes, Op::v(a2, b2));
+            store(inout + i + 3 * lanes, Op::v(a3, b3));
+        }
+        for (; i + lanes <= n; i += lanes) store(inout + i, Op::v(load<V>(in + i), load<V>(inout + i)));
+    }
+#endif
+    for (; i < n; ++i) inout[i] = Op::s(in[i], inout[i]);
+}
+
+// A complex sum is the sum of the 2n floating-point numbers it is made of.
+template <class F>
+void complex_sum(const void* in, void* inout, std::size_t n) {
+    kernel<F, Sum>(in, inout, 2 * n);
+}
+
+inline void set(KernelTable& t, ReduceOp op, Elem e, ReduceKernel k) {
+    t.fn[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k;
+}
+
+// Every operation on an integer kind: T as declared (for comparisons) and U,
+// its unsigned twin (for arithmetic and bits).
+template <class T, class U>
+void add_integer(KernelTable& t, Elem e) {
+    set(t, ReduceOp::sum, e, &kernel<U, Sum>);
+    set(t, ReduceOp::prod, e, &kernel<U, Prod>);
+    set(t, ReduceOp::min, e, &kernel<T, Min>);
+    set(t, ReduceOp::max, e, &kernel<T, Max>);
+    set(t, ReduceOp::band, e, &kernel<U, Band>);
+    set(t, ReduceOp::bor, e, &kernel<U, Bor>);
+    set(t, ReduceOp::bxor, e, &kernel<U, Bxor>);
+    set(t, ReduceOp::land, e, &kernel<U, Land>);
+    set(t, ReduceOp::lor, e, &kernel<U, Lor>);
+    set(t, ReduceOp::lxor, e, &kernel<U, Lxor>);
+}
+
+template <class F>
+void add_floating(KernelTable& t, Elem e) {
+    set(t, ReduceOp::sum, e, &kernel<F, Sum>);
+    set(t, ReduceOp::prod, e, &kernel<F, Prod>);
+    set(t, ReduceOp::min, e, &kernel<F, Min>);
+    set(t, ReduceOp::max, e, &kernel<F, Max>);
+}
+
+// The kinds every instruction set has its own kernels for: fixed-width
+// integers, float and double, and the sums of complex float and double.
+void add_common(KernelTable& t) {
+    add_integer<std::int8_t, std::uint8_t>(t, Elem::i8);
+    add_integer<std::uint8_t, std::uint8_t>(t, Elem::u8);
+    add_integer<std::int16_t, std::uint16_t>(t, Elem::i16);
+    add_integer<std::uint16_t, std::uint16_t>(t, Elem::u16);
+    add_integer<std::int32_t, std::uint32_t>(t, Elem::i32);
+    add_integer<std::uint32_t, std::uint32_t>(t, Elem::u32);
+    add_integer<std::int64_t, std::uint64_t>(t, Elem::i64);
+    add_integer<std::uint64_t, std::uint64_t>(t, Elem::u64);
+    add_floating<float>(t, Elem::f32);
+    add_floating<double>(t, Elem::f64);
+    set(t, ReduceOp::sum, Elem::c32, &complex_sum<float>);
+    set(t, ReduceOp::sum, Elem::c64, &complex_sum<double>);
+}
+
+}  // namespace
+}  // namespace hmpi::prim::HMPI_REDUCE_NS
