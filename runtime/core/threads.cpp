@@ -11,6 +11,7 @@
 #include <pthread.h>
 
 #include "base/log.hpp"
+#include "core/privatize.hpp"
 #include "core/rank.hpp"
 
 namespace {
@@ -21,6 +22,7 @@ struct Trampoline {
     void* (*fn)(void*);
     void* arg;
     hmpi::Rank* rank;
+    hmpi::PrivatizationBase globals;  // the rank's privatized globals (privatize.hpp)
 };
 
 void* trampoline_entry(void* p) {
@@ -28,6 +30,7 @@ void* trampoline_entry(void* p) {
     delete static_cast<Trampoline*>(p);
     hmpi::set_current_rank(t.rank);
     hmpi::set_rank_main_thread(false);
+    hmpi::privatization_install(t.globals);  // share the rank's globals
     return t.fn(t.arg);
 }
 
@@ -49,7 +52,7 @@ extern "C" __attribute__((visibility("default"))) int hmpi_thread_create(pthread
                                                                           void* (*start)(void*), void* arg, CreateFn create) {
     hmpi::Rank* rank = hmpi::current_rank();
     if (!rank) return create(thread, attr, start, arg);
-    auto* t = new Trampoline{start, arg, rank};
+    auto* t = new Trampoline{start, arg, rank, hmpi::privatization_capture()};
     int rc = create(thread, attr, trampoline_entry, t);
     if (rc != 0) delete t;
     return rc;

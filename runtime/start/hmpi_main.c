@@ -12,8 +12,21 @@
 int __real_main(int argc, char **argv, char **envp);
 int hmpi_start(int argc, char **argv, char **envp, int (*user_main)(int, char **, char **));
 
+/*
+ * A program whose globals hmpicc/hmpicxx privatized also links libhmpi_priv.a, whose
+ * __hmpi_priv_rank_entry sets up the rank's copy of the globals, runs its constructors, main,
+ * atexit handlers and destructors (docs/privatization.md). Weak: other programs lack it, and
+ * enter main directly.
+ */
+int __hmpi_priv_rank_entry(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp)
+    __attribute__((weak));
+
+static int privatized_main(int argc, char **argv, char **envp) {
+    return __hmpi_priv_rank_entry(__real_main, argc, argv, envp);
+}
+
 int __wrap_main(int argc, char **argv, char **envp) {
-    return hmpi_start(argc, argv, envp, __real_main);
+    return hmpi_start(argc, argv, envp, __hmpi_priv_rank_entry ? privatized_main : __real_main);
 }
 
 /*
