@@ -166,6 +166,24 @@ static inline int mt_finalize(void)
     return (rank == 0 ? total : mine) != 0 ? 1 : 0;
 }
 
+/* ---- error classes (tests run under MPI_ERRORS_RETURN) ---- */
+
+/* The class of an error code returned by an MPI call. */
+static inline int mt_error_class(int rc)
+{
+    int cls = -1;
+    MPI_Error_class(rc, &cls);
+    return cls;
+}
+
+/* Records a failure unless rc is an error of class want. */
+static inline void mt_expect_class(int rc, int want, const char *what)
+{
+    MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected class %d", what, want);
+    if (rc != MPI_SUCCESS)
+        MT_CHECK(mt_error_class(rc) == want, "%s: class %d, expected %d", what, mt_error_class(rc), want);
+}
+
 /* ---- deterministic data helpers (no global state) ---- */
 
 /* Byte i of a message identified by (src, key): */

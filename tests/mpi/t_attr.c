@@ -88,26 +88,13 @@ static int type_delete_fn(MPI_Datatype type, int keyval, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
-static int error_class(int rc)
-{
-    int cls = -1;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static void expect_class(int rc, int want, const char *what)
-{
-    MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected class %d", what, want);
-    if (rc != MPI_SUCCESS) MT_CHECK(error_class(rc) == want, "%s: class %d, expected %d", what, error_class(rc), want);
-}
-
 /* Fails with one of the classes in want[] (the standard names none exactly). */
 static void expect_one_of(int rc, const int *want, int n, const char *what)
 {
     int i, cls, ok = 0;
     MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS", what);
     if (rc == MPI_SUCCESS) return;
-    cls = error_class(rc);
+    cls = mt_error_class(rc);
     for (i = 0; i < n; i++) ok |= cls == want[i];
     MT_CHECK(ok, "%s: unexpected class %d", what, cls);
 }
@@ -403,7 +390,7 @@ static void type_attributes(int rank)
     rc = MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &k, NULL);
     MT_CHECK_RC(rc);
     rc = MPI_Type_set_attr(MPI_DATATYPE_NULL, k, &vals[0]);
-    expect_class(rc, MPI_ERR_TYPE, "Type_set_attr(MPI_DATATYPE_NULL)");
+    mt_expect_class(rc, MPI_ERR_TYPE, "Type_set_attr(MPI_DATATYPE_NULL)");
     MT_CHECK_RC(MPI_Type_free_keyval(&k));
 }
 
@@ -426,13 +413,13 @@ static void keyval_errors(void)
     rc = MPI_Comm_set_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, &c);
     expect_one_of(rc, keyval_or_other, 2, "Comm_set_attr(MPI_KEYVAL_INVALID)");
     rc = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID, &v, &flag);
-    expect_class(rc, MPI_ERR_KEYVAL, "Comm_get_attr(MPI_KEYVAL_INVALID)");
+    mt_expect_class(rc, MPI_ERR_KEYVAL, "Comm_get_attr(MPI_KEYVAL_INVALID)");
     rc = MPI_Comm_delete_attr(MPI_COMM_WORLD, MPI_KEYVAL_INVALID);
     expect_one_of(rc, keyval_or_other, 2, "Comm_delete_attr(MPI_KEYVAL_INVALID)");
     rc = MPI_Comm_free_keyval(&k);
     expect_one_of(rc, keyval_or_other, 2, "Comm_free_keyval(MPI_KEYVAL_INVALID)");
     rc = MPI_Comm_set_attr(MPI_COMM_NULL, MPI_TAG_UB, &c);
-    expect_class(rc, MPI_ERR_COMM, "Comm_set_attr(MPI_COMM_NULL)");
+    mt_expect_class(rc, MPI_ERR_COMM, "Comm_set_attr(MPI_COMM_NULL)");
 }
 
 /* Many keyvals at once, created and freed in a different order. */

@@ -8,24 +8,17 @@
  */
 #include "mpitest.h"
 
-static int error_class(int rc)
-{
-    int cls = -1;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
 #define EXPECT_CLASS(call, want)                                                                       \
     do {                                                                                               \
         int rc_ = (call);                                                                              \
-        MT_CHECK(rc_ != MPI_SUCCESS && error_class(rc_) == (want), "%s returned %d (class %d), expected class %s", \
-                 #call, rc_, error_class(rc_), #want);                                                 \
+        MT_CHECK(rc_ != MPI_SUCCESS && mt_error_class(rc_) == (want), "%s returned %d (class %d), expected class %s", \
+                 #call, rc_, mt_error_class(rc_), #want);                                                 \
     } while (0)
 
 /* Either of two classes, where implementations legitimately differ. */
 #define EXPECT_CLASS2(call, want1, want2)                                                              \
     do {                                                                                               \
-        int rc_ = (call), c_ = error_class(rc_);                                                       \
+        int rc_ = (call), c_ = mt_error_class(rc_);                                                       \
         MT_CHECK(rc_ != MPI_SUCCESS && (c_ == (want1) || c_ == (want2)), "%s returned %d (class %d), expected %s or %s", \
                  #call, rc_, c_, #want1, #want2);                                                      \
     } while (0)

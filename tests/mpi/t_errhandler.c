@@ -62,19 +62,6 @@ static void reset_handler(int r)
     handler_comm[r] = MPI_COMM_NULL;
 }
 
-static int error_class(int rc)
-{
-    int cls = -1;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static void expect_class(int rc, int want, const char *what)
-{
-    MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected class %d", what, want);
-    if (rc != MPI_SUCCESS) MT_CHECK(error_class(rc) == want, "%s: class %d, expected %d", what, error_class(rc), want);
-}
-
 static int last_used_code(void)
 {
     int *p = NULL, flag = 0;
@@ -97,7 +84,7 @@ static void user_handler(int r, int size)
     rc = MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
     MT_CHECK(handler_calls[r] == 1, "handler ran %d times on an invalid rank", handler_calls[r]);
     MT_CHECK(handler_comm[r] == MPI_COMM_WORLD, "handler got another communicator");
-    MT_CHECK(error_class(handler_code[r]) == MPI_ERR_RANK, "handler got class %d", error_class(handler_code[r]));
+    MT_CHECK(mt_error_class(handler_code[r]) == MPI_ERR_RANK, "handler got class %d", mt_error_class(handler_code[r]));
     MT_CHECK(rc == handler_code[r], "call returned %d, handler saw %d", rc, handler_code[r]);
 
     /* Comm_call_errhandler. */
@@ -116,9 +103,9 @@ static void user_handler(int r, int size)
     MT_CHECK(eh == MPI_ERRHANDLER_NULL, "Errhandler_free did not null the handle");
     reset_handler(r);
     rc = MPI_Send(&x, 1, MPI_INT, 0, -7, MPI_COMM_WORLD);
-    MT_CHECK(handler_calls[r] == 1 && error_class(handler_code[r]) == MPI_ERR_TAG,
-             "freed but attached handler: %d calls, class %d", handler_calls[r], error_class(handler_code[r]));
-    MT_CHECK(error_class(rc) == MPI_ERR_TAG, "bad tag returned class %d", error_class(rc));
+    MT_CHECK(handler_calls[r] == 1 && mt_error_class(handler_code[r]) == MPI_ERR_TAG,
+             "freed but attached handler: %d calls, class %d", handler_calls[r], mt_error_class(handler_code[r]));
+    MT_CHECK(mt_error_class(rc) == MPI_ERR_TAG, "bad tag returned class %d", mt_error_class(rc));
 
     /* Errors with no communicator go to WORLD's (3.1) or SELF's (4.0) handler. */
     MT_CHECK_RC(MPI_Comm_create_errhandler(record_handler, &eh));
@@ -138,7 +125,7 @@ static void user_handler(int r, int size)
     MT_CHECK_RC(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     reset_handler(r);
     rc = MPI_Send(&x, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
-    expect_class(rc, MPI_ERR_RANK, "Send to rank size under MPI_ERRORS_RETURN");
+    mt_expect_class(rc, MPI_ERR_RANK, "Send to rank size under MPI_ERRORS_RETURN");
     MT_CHECK(handler_calls[r] == 0, "replaced handler ran");
     rc = MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
     /* MPI_SUCCESS (8.3.4); MPICH returns the code under MPI_ERRORS_RETURN. */
@@ -165,7 +152,7 @@ static void dup_handler(int r, int size)
     rc = MPI_Send(&x, 1, MPI_INT, size + 3, 0, dup);
     MT_CHECK(handler_calls[r] == 1 && handler_comm[r] == dup, "handler on a dup: %d calls, comm is dup: %d",
              handler_calls[r], handler_comm[r] == dup);
-    MT_CHECK(error_class(rc) == MPI_ERR_RANK, "class %d", error_class(rc));
+    MT_CHECK(mt_error_class(rc) == MPI_ERR_RANK, "class %d", mt_error_class(rc));
 
     /* The dup of dup inherits the user handler. */
     MT_CHECK_RC(MPI_Comm_dup(dup, &inherit));
@@ -206,9 +193,9 @@ static void deprecated_forms(int r, int size)
     MT_CHECK(got == eh, "Errhandler_get");
     reset_handler(r);
     rc = MPI_Send(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD);
-    MT_CHECK(handler_calls[r] == 1 && error_class(handler_code[r]) == MPI_ERR_COUNT, "deprecated handler: %d calls",
+    MT_CHECK(handler_calls[r] == 1 && mt_error_class(handler_code[r]) == MPI_ERR_COUNT, "deprecated handler: %d calls",
              handler_calls[r]);
-    MT_CHECK(error_class(rc) == MPI_ERR_COUNT, "count -1: class %d", error_class(rc));
+    MT_CHECK(mt_error_class(rc) == MPI_ERR_COUNT, "count -1: class %d", mt_error_class(rc));
     (void)size;
     MT_CHECK_RC(MPI_Errhandler_set(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     MT_CHECK_RC(MPI_Errhandler_free(&got));
@@ -224,9 +211,9 @@ static void handler_errors(void)
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     int rc;
     rc = MPI_Comm_set_errhandler(MPI_COMM_NULL, MPI_ERRORS_RETURN);
-    expect_class(rc, MPI_ERR_COMM, "Comm_set_errhandler(MPI_COMM_NULL)");
+    mt_expect_class(rc, MPI_ERR_COMM, "Comm_set_errhandler(MPI_COMM_NULL)");
     rc = MPI_Comm_call_errhandler(MPI_COMM_NULL, MPI_ERR_OTHER);
-    expect_class(rc, MPI_ERR_COMM, "Comm_call_errhandler(MPI_COMM_NULL)");
+    mt_expect_class(rc, MPI_ERR_COMM, "Comm_call_errhandler(MPI_COMM_NULL)");
     rc = MPI_Errhandler_free(&eh);
     MT_CHECK(rc != MPI_SUCCESS, "Errhandler_free(MPI_ERRHANDLER_NULL) succeeded");
 }
@@ -297,13 +284,13 @@ static void user_codes(int r)
      * Open MPI raise MPI_ERR_ARG, MPICH 4 does not check. */
 #ifndef MPICH
     rc = MPI_Add_error_string(MPI_ERR_ARG, "not allowed");
-    expect_class(rc, MPI_ERR_ARG, "Add_error_string on a predefined code");
+    mt_expect_class(rc, MPI_ERR_ARG, "Add_error_string on a predefined code");
     rc = MPI_Add_error_code(code, &got);
-    expect_class(rc, MPI_ERR_ARG, "Add_error_code on a code that is not a class");
+    mt_expect_class(rc, MPI_ERR_ARG, "Add_error_code on a code that is not a class");
     rc = MPI_Error_class(last + 1000000, &got);
-    expect_class(rc, MPI_ERR_ARG, "Error_class of an unused code");
+    mt_expect_class(rc, MPI_ERR_ARG, "Error_class of an unused code");
     rc = MPI_Add_error_code(last + 1000000, &got);
-    expect_class(rc, MPI_ERR_ARG, "Add_error_code on an unused class");
+    mt_expect_class(rc, MPI_ERR_ARG, "Add_error_code on an unused class");
 #else
     (void)rc;
 #endif

@@ -27,26 +27,13 @@
 #define HAVE_INFO_GET_STRING 1
 #endif
 
-static int error_class(int rc)
-{
-    int cls = -1;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-static void expect_class(int rc, int want, const char *what)
-{
-    MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected class %d", what, want);
-    if (rc != MPI_SUCCESS) MT_CHECK(error_class(rc) == want, "%s: class %d, expected %d", what, error_class(rc), want);
-}
-
 /* Fails with want or, where implementations differ, with also_ok. */
 static void expect_class2(int rc, int want, int also_ok, const char *what)
 {
     int cls;
     MT_CHECK(rc != MPI_SUCCESS, "%s: returned MPI_SUCCESS, expected class %d", what, want);
     if (rc == MPI_SUCCESS) return;
-    cls = error_class(rc);
+    cls = mt_error_class(rc);
     MT_CHECK(cls == want || cls == also_ok, "%s: class %d, expected %d", what, cls, want);
 }
 
@@ -128,7 +115,7 @@ static void basic(int rank)
         /* MPI-3.1 9: the value is truncated. MPICH 4 also returns
          * MPI_ERR_INFO_VALUE; the contents are checked where it succeeds. */
         rc = MPI_Info_get(info, keys[3], 4, small, &flag);
-        MT_CHECK(rc == MPI_SUCCESS || error_class(rc) == MPI_ERR_INFO_VALUE, "truncated get returned %d", rc);
+        MT_CHECK(rc == MPI_SUCCESS || mt_error_class(rc) == MPI_ERR_INFO_VALUE, "truncated get returned %d", rc);
         if (rc == MPI_SUCCESS) {
             MT_CHECK(flag == 1 && strncmp(small, vals[3], 4) == 0 && small[4] == '\0', "truncated get: '%.8s'", small);
             MT_CHECK(small[5] == 'X', "truncated get wrote beyond valuelen + 1");
@@ -182,10 +169,10 @@ static void basic(int rank)
         MT_CHECK(flag == (i % 2), "key %d: flag %d after deleting the even ones", i, flag);
         if (flag) MT_CHECK(strcmp(buf, vals[i]) == 0, "key %d: value changed by deletes", i);
     }
-    expect_class(MPI_Info_delete(info, keys[0]), MPI_ERR_INFO_NOKEY, "Info_delete of a deleted key");
+    mt_expect_class(MPI_Info_delete(info, keys[0]), MPI_ERR_INFO_NOKEY, "Info_delete of a deleted key");
     /* MPI_ERR_ARG; Open MPI 4 says MPI_ERR_INFO_KEY. */
     expect_class2(MPI_Info_get_nthkey(info, N / 2, buf), MPI_ERR_ARG, MPI_ERR_INFO_KEY, "Info_get_nthkey(n = nkeys)");
-    expect_class(MPI_Info_get_nthkey(info, -1, buf), MPI_ERR_ARG, "Info_get_nthkey(n = -1)");
+    mt_expect_class(MPI_Info_get_nthkey(info, -1, buf), MPI_ERR_ARG, "Info_get_nthkey(n = -1)");
 
     MT_CHECK_RC(MPI_Info_free(&info));
     MT_CHECK(info == MPI_INFO_NULL, "Info_free did not null the handle");
@@ -211,12 +198,12 @@ static void limits(void)
 
     /* Too long. */
     make_string(key, MPI_MAX_INFO_KEY + 8, 3);
-    expect_class(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY, "Info_set with a too long key");
-    expect_class(MPI_Info_get(info, key, MPI_MAX_INFO_VAL, buf, &flag), MPI_ERR_INFO_KEY, "Info_get with a too long key");
-    expect_class(MPI_Info_delete(info, key), MPI_ERR_INFO_KEY, "Info_delete with a too long key");
-    expect_class(MPI_Info_set(info, "", "v"), MPI_ERR_INFO_KEY, "Info_set with an empty key");
+    mt_expect_class(MPI_Info_set(info, key, "v"), MPI_ERR_INFO_KEY, "Info_set with a too long key");
+    mt_expect_class(MPI_Info_get(info, key, MPI_MAX_INFO_VAL, buf, &flag), MPI_ERR_INFO_KEY, "Info_get with a too long key");
+    mt_expect_class(MPI_Info_delete(info, key), MPI_ERR_INFO_KEY, "Info_delete with a too long key");
+    mt_expect_class(MPI_Info_set(info, "", "v"), MPI_ERR_INFO_KEY, "Info_set with an empty key");
     make_string(val, MPI_MAX_INFO_VAL + 8, 4);
-    expect_class(MPI_Info_set(info, "k", val), MPI_ERR_INFO_VALUE, "Info_set with a too long value");
+    mt_expect_class(MPI_Info_set(info, "k", val), MPI_ERR_INFO_VALUE, "Info_set with a too long value");
     MT_CHECK(nkeys_of(info) == 1, "failed sets changed the info: %d keys", nkeys_of(info));
     MT_CHECK_RC(MPI_Info_free(&info));
 }

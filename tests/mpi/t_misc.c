@@ -13,13 +13,6 @@
  */
 #include "mpitest.h"
 
-static int error_class(int rc)
-{
-    int cls = -1;
-    MPI_Error_class(rc, &cls);
-    return cls;
-}
-
 static void alloc_mem(int rank)
 {
     static const MPI_Aint sizes[] = {0, 1, 7, 64, 1000, 65536, 4 << 20};
@@ -69,8 +62,8 @@ static void alloc_mem(int rank)
         rc = MPI_Alloc_mem(-1, MPI_INFO_NULL, &p);
         MT_CHECK(rc != MPI_SUCCESS, "Alloc_mem(-1) succeeded");
         if (rc != MPI_SUCCESS)
-            MT_CHECK(error_class(rc) == MPI_ERR_ARG || error_class(rc) == MPI_ERR_NO_MEM, "Alloc_mem(-1): class %d",
-                     error_class(rc));
+            MT_CHECK(mt_error_class(rc) == MPI_ERR_ARG || mt_error_class(rc) == MPI_ERR_NO_MEM, "Alloc_mem(-1): class %d",
+                     mt_error_class(rc));
     }
 }
 
