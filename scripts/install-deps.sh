@@ -5,6 +5,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake pkg-config          # toolchain
+  autoconf                                  # tests: hmpicc under a real configure script
   clang-14 llvm-14-dev                      # privatization of globals: the pass plugin (privatize/)
   libhwloc-dev hwloc libnuma-dev            # topology and placement
   libboost-context-dev                      # fiber mode (later issues)

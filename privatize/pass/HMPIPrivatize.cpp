@@ -23,6 +23,13 @@
 //    of optind/optarg/opterr/optopt are redirected to the runtime's per-rank versions.
 //  * A marker symbol (__hmpi_priv_marker) tells the wrappers' link check which objects went
 //    through the pass.
+//  * Objects compiled for a shared library (-fPIC without -fPIE) cannot use the program's two
+//    deltas: a library's sections are elsewhere. Their functions read the library's deltas from
+//    the rank's module table (__hmpi_priv_tls[2] points at it) at the library's own byte offset
+//    __hmpi_priv_module_offset, which the library's registration object (hmpi_priv_lib.c,
+//    linked in by `hmpicc -shared`) receives when it registers the library's sections with the
+//    runtime at load time. On a thread acting for no rank the table pointer is null and the
+//    deltas are read from __hmpi_priv_module_zero (all zero: the templates).
 // Opt-out: variables annotated "hmpi.shared" (include/hmpi_privatize.h: HMPI_SHARED) stay shared.
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -69,6 +76,7 @@ public:
     bool run() {
         if (M.getNamedGlobal("__hmpi_priv_marker")) return false;  // already done (e.g. -save-temps)
         isRuntime = M.getFunction(kRuntimeEntry) && !M.getFunction(kRuntimeEntry)->isDeclaration();
+        isLibrary = M.getPICLevel() != PICLevel::NotPIC && M.getPIELevel() == PIELevel::Default;
         collectOptOuts();
         if (!isRuntime) redirectLibc();
         classify();
@@ -87,6 +95,7 @@ private:
     Type *I8, *I32, *I64;
     PointerType* I8P;
     bool isRuntime = false;
+    bool isLibrary = false;  // -fPIC, not -fPIE: deltas come from the rank's module table
     SmallPtrSet<const GlobalValue*, 8> optedOut;
     DenseMap<const GlobalValue*, Access> access;  // every global a function must translate
     SetVector<GlobalVariable*> privatized;        // defined here, moved into our sections
@@ -327,7 +336,29 @@ private:
         DenseMap<const GlobalValue*, Value*> translated;
     };
 
+    // Hidden symbols of this link unit (the library's registration object or, in a program,
+    // the runtime): never privatized (their names start with __hmpi_priv_).
+    GlobalVariable* hiddenI64(const char* name, unsigned count) {
+        if (GlobalVariable* gv = M.getNamedGlobal(name)) return gv;
+        Type* ty = count ? static_cast<Type*>(ArrayType::get(I64, count)) : I64;
+        auto* gv = new GlobalVariable(M, ty, count != 0, GlobalValue::ExternalLinkage, nullptr, name);
+        gv->setVisibility(GlobalValue::HiddenVisibility);
+        return gv;
+    }
+
     Value* deltaLoad(FunctionState& fs, unsigned which) {
+        if (!fs.delta[which] && isLibrary) {
+            // table = tls[2]; slot = table ? table + offset : zero; delta = slot[which]
+            IRBuilder<> b(fs.entryPos);
+            Value* field = b.CreateConstInBoundsGEP2_32(tls->getValueType(), tls, 0, 2);
+            Value* table = b.CreateLoad(I64, field, "hmpi.table");
+            Value* offset = b.CreateLoad(I64, hiddenI64("__hmpi_priv_module_offset", 0), "hmpi.offset");
+            Value* zero = new PtrToIntInst(hiddenI64("__hmpi_priv_module_zero", 2), I64, "", fs.entryPos);
+            Value* slot = b.CreateSelect(b.CreateICmpEQ(table, ConstantInt::get(I64, 0)), zero,
+                                         b.CreateAdd(table, offset));
+            slot = b.CreateAdd(slot, ConstantInt::get(I64, 8 * which));
+            fs.delta[which] = b.CreateLoad(I64, b.CreateIntToPtr(slot, PointerType::getUnqual(I64)), "hmpi.delta");
+        }
         if (!fs.delta[which]) {
             IRBuilder<> b(fs.entryPos);
             Value* field = b.CreateConstInBoundsGEP2_32(tls->getValueType(), tls, 0, which);
@@ -440,6 +471,14 @@ private:
                                           "__hmpi_priv_marker");
         marker->setSection(kMarkerSection);
         registryEntries.push_back(marker);
+        if (isLibrary) {
+            // Tells the link check of `hmpicc -shared` that this object reads a library's deltas:
+            // a -fPIE object would read the program's and must not go into a shared library.
+            auto* pic = new GlobalVariable(M, text->getType(), true, GlobalValue::InternalLinkage, text,
+                                           "__hmpi_priv_marker_pic");
+            pic->setSection(kMarkerSection);
+            registryEntries.push_back(pic);
+        }
         // Zero-size anchors: both sections exist in every privatized link unit, so their
         // __start_/__stop_ symbols are always defined.
         for (bool bss : {false, true}) {

@@ -9,6 +9,9 @@
  *     main through it. On the rank's thread it copies the program's template sections into a
  *     fresh per-rank segment, stores the deltas in __hmpi_priv_tls, runs the address fix-ups and
  *     constructors, calls main, then the rank's atexit handlers and destructors.
+ *   - Shared libraries built with the wrappers register their sections at load time
+ *     (__hmpi_priv_register_module, called from hmpi_priv_lib.c); each rank gets its copies of
+ *     them too, in a per-rank module table, and runs their constructors before the program's.
  *   - exit() in a rank's main thread ends that rank only (longjmp back to the entry).
  *   - Per-rank atexit/__cxa_atexit, rand/srand/random/srandom, strtok, getopt/getopt_long.
  *   - __hmpi_priv_get_base / __hmpi_priv_set_base: libhmpi looks them up (dlsym) to give threads
@@ -25,8 +28,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* The rank's deltas: [0] for hmpi_priv_data, [1] for hmpi_priv_bss; [2], [3] reserved (shared
- * libraries). Zero on threads that act for no rank: they see the templates. */
+/* The rank's deltas: [0] for hmpi_priv_data, [1] for hmpi_priv_bss; [2] the rank's module table
+ * (shared libraries built with the wrappers, see below); [3] reserved. Zero on threads that act
+ * for no rank: they see the templates. */
 __thread long __hmpi_priv_tls[4] __attribute__((tls_model("initial-exec")));
 
 /* The thread that entered main for its rank: exit() there ends the rank. */
@@ -46,6 +50,31 @@ extern const struct structor __start_hmpi_priv_ctors[] __attribute__((visibility
 extern const struct structor __stop_hmpi_priv_ctors[] __attribute__((visibility("hidden")));
 extern const struct structor __start_hmpi_priv_dtors[] __attribute__((visibility("hidden")));
 extern const struct structor __stop_hmpi_priv_dtors[] __attribute__((visibility("hidden")));
+
+#define SHARED __attribute__((annotate("hmpi.shared"))) /* one copy for the process */
+
+/* ---- shared libraries built with the wrappers ---------------------------------------------
+ * A library linked by `hmpicc -shared` carries the registration object hmpi_priv_lib.c, whose
+ * load-time constructor hands its sections to __hmpi_priv_register_module. Each rank gets a
+ * module table, long[2 * (1 + libraries)]: the program's data and bss deltas, then each
+ * library's; __hmpi_priv_tls[2] points at it, and a library's code reads its deltas at the byte
+ * offset the registration gave it (-fPIC objects linked into the program itself use offset 0,
+ * defined here). Libraries must be loaded before the ranks start (linked to the program, or
+ * dlopen'ed before main): a rank's table is made once, when it starts. */
+struct structor;
+struct hmpi_priv_module {
+    char *data_start, *data_stop, *bss_start, *bss_stop;
+    const struct structor *ctors_start, *ctors_stop, *dtors_start, *dtors_stop;
+    long *offset; /* the library's __hmpi_priv_module_offset */
+};
+__attribute__((visibility("hidden"))) long __hmpi_priv_module_offset = 0;
+__attribute__((visibility("hidden"))) const long __hmpi_priv_module_zero[2] = {0, 0};
+
+enum { MAX_MODULES = 256 };
+static const struct hmpi_priv_module *modules[MAX_MODULES] SHARED;
+static int module_count SHARED;
+static int ranks_started SHARED;
+static pthread_mutex_t module_lock SHARED = PTHREAD_MUTEX_INITIALIZER;
 
 /* Both registries exist in every privatized program, even one without constructors. */
 static void no_structor(void) {}
@@ -115,11 +144,24 @@ static const struct structor **sorted_structors(const struct structor *begin, co
     return v;
 }
 
-static void run_constructors(void) {
+static void run_registry(const struct structor *begin, const struct structor *end, int reverse) {
     size_t n;
-    const struct structor **v = sorted_structors(__start_hmpi_priv_ctors, __stop_hmpi_priv_ctors, &n);
-    for (size_t i = 0; i < n; ++i) v[i]->fn();
+    const struct structor **v = sorted_structors(begin, end, &n);
+    if (reverse)
+        for (size_t i = n; i > 0; --i) v[i - 1]->fn();
+    else
+        for (size_t i = 0; i < n; ++i) v[i]->fn();
     free(v);
+}
+
+/* The rank's number of libraries (its module table's size), fixed at its start. */
+static int rank_module_count;
+
+/* As a process initializes: libraries first, in load order (dependencies first), then the
+ * program. */
+static void run_constructors(void) {
+    for (int i = 0; i < rank_module_count; ++i) run_registry(modules[i]->ctors_start, modules[i]->ctors_stop, 0);
+    run_registry(__start_hmpi_priv_ctors, __stop_hmpi_priv_ctors, 0);
 }
 
 /* As at a process's exit: atexit handlers in reverse order of registration (C++ static
@@ -138,20 +180,20 @@ static void finish_rank(void) {
     }
     if (!destructors_run) {
         destructors_run = 1;
-        size_t n;
-        const struct structor **v = sorted_structors(__start_hmpi_priv_dtors, __stop_hmpi_priv_dtors, &n);
-        for (size_t i = n; i > 0; --i) v[i - 1]->fn();
-        free(v);
+        run_registry(__start_hmpi_priv_dtors, __stop_hmpi_priv_dtors, 1);
+        for (int i = rank_module_count; i > 0; --i)
+            run_registry(modules[i - 1]->dtors_start, modules[i - 1]->dtors_stop, 1);
     }
     fflush(NULL);
 }
 
 /* Separate from the entry: a function computes the rank's addresses of the globals it uses on
  * entry, so it must start after the base is installed. */
-__attribute__((noinline)) static int rank_body(int (*main_fn)(int, char **, char **), int argc, char **argv,
-                                               char **envp) {
+__attribute__((noinline)) static int rank_body(int module_count_at_start, int (*main_fn)(int, char **, char **),
+                                               int argc, char **argv, char **envp) {
     volatile int status = 0;
     rank_active = 1;
+    rank_module_count = module_count_at_start;
     if (setjmp(exit_jump) == 0) {
         run_constructors();
         status = main_fn(argc, argv, envp);
@@ -163,8 +205,6 @@ __attribute__((noinline)) static int rank_body(int (*main_fn)(int, char **, char
 }
 
 /* ---- process-wide set-up, before any rank's constructors ---------------------------------- */
-
-#define SHARED __attribute__((annotate("hmpi.shared"))) /* one copy for the process */
 
 /* libstdc++ (GCC 12) constructs std::cout & co. in the first std::ios_base::Init constructor
  * (the `static ios_base::Init __ioinit` of every file including <iostream>) and counts them;
@@ -182,13 +222,42 @@ static void process_setup(void) {
 __attribute__((visibility("default"))) int __hmpi_priv_rank_entry(int (*main_fn)(int, char **, char **), int argc,
                                                                   char **argv, char **envp) {
     pthread_once(&process_setup_once, process_setup);
-    long base[4] = {copy_section(__start_hmpi_priv_data, __stop_hmpi_priv_data, 0),
-                    copy_section(__start_hmpi_priv_bss, __stop_hmpi_priv_bss, 1), 0, 0};
+    pthread_mutex_lock(&module_lock);
+    ranks_started = 1;
+    int count = module_count;
+    pthread_mutex_unlock(&module_lock);
+    long *table = malloc((size_t)(2 * (1 + count)) * sizeof *table);
+    if (!table) fail("out of memory");
+    table[0] = copy_section(__start_hmpi_priv_data, __stop_hmpi_priv_data, 0);
+    table[1] = copy_section(__start_hmpi_priv_bss, __stop_hmpi_priv_bss, 1);
+    for (int i = 0; i < count; ++i) {
+        table[2 + 2 * i] = copy_section(modules[i]->data_start, modules[i]->data_stop, 0);
+        table[3 + 2 * i] = copy_section(modules[i]->bss_start, modules[i]->bss_stop, 1);
+    }
+    long base[4] = {table[0], table[1], (long)table, 0};
     __hmpi_priv_set_base(base);
     on_rank_main_thread = 1;
-    int status = rank_body(main_fn, argc, argv, envp);
+    int status = rank_body(count, main_fn, argc, argv, envp);
     on_rank_main_thread = 0;
     return status;
+}
+
+/* Called by a library's registration constructor when it is loaded. */
+__attribute__((visibility("default"))) void __hmpi_priv_register_module(const struct hmpi_priv_module *module) {
+    pthread_mutex_lock(&module_lock);
+    if (ranks_started) {
+        pthread_mutex_unlock(&module_lock);
+        fail("a shared library built with hmpicc/hmpicxx was loaded after the ranks started (dlopen in a rank);"
+             " this is not supported: link it to the program or load it before MPI ranks start");
+    }
+    if (module_count == MAX_MODULES) {
+        pthread_mutex_unlock(&module_lock);
+        fail("too many shared libraries built with hmpicc/hmpicxx");
+    }
+    modules[module_count] = module;
+    *module->offset = (long)(2 * (1 + module_count) * sizeof(long));
+    ++module_count;
+    pthread_mutex_unlock(&module_lock);
 }
 
 /* ---- exit and atexit ---------------------------------------------------------------------- */

@@ -6,6 +6,9 @@
 #   2. An unplugged object that only defines writable data links, with a warning naming it,
 #      and hmpi-globals lists its variable as shared.
 #   3. HMPI_SHARED (include/hmpi_privatize.h) keeps a variable shared: hmpi-globals lists it.
+#   4. The same for a shared library linked with hmpicc -shared: an unplugged object using the
+#      library's privatized global fails the link, and so does a privatized object compiled
+#      without -fPIC; hmpi-globals reads the library.
 set -u
 hmpicc=$1 globals=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
@@ -50,6 +53,25 @@ grep -Eq "^shared .* legacy_table$" <<<"$list" || fail "hmpi-globals does not li
 grep -Eq "^shared .* on_purpose_shared$" <<<"$list" || fail "hmpi-globals does not list the HMPI_SHARED variable"
 grep -Eq "^shared .* shared_counter$" <<<"$list" && fail "hmpi-globals lists the privatized shared_counter as shared"
 grep -Eq "^privatized: [1-9]" <<<"$list" || fail "hmpi-globals counts no privatized variable"
+
+# 4. The same check for a shared library built with hmpicc -shared (its globals are privatized).
+"$hmpicc" -fPIC -c plugged.c -o plugged_pic.o || fail "compiling plugged.c -fPIC"
+cc -fPIC -c unplugged.c -o unplugged_pic.o || fail "compiling unplugged.c -fPIC"
+out=$("$hmpicc" -shared -o libmixed.so plugged_pic.o unplugged_pic.o 2>&1) && fail "the shared link with unplugged_pic.o succeeded"
+echo "$out"
+grep -q "unplugged_pic.o" <<<"$out" && grep -q "shared_counter" <<<"$out" || fail "shared: message does not name unplugged_pic.o and shared_counter"
+[[ -e libmixed.so ]] && fail "a shared library was left behind"
+"$hmpicc" -shared -o libplugged.so plugged_pic.o || fail "the shared link of a privatized object failed"
+printf 'static int calls;\nint bump(void) { return ++calls; }\n' >static_only.c
+"$hmpicc" -c static_only.c -o static_pie.o || fail "compiling static_only.c"
+out=$("$hmpicc" -shared -o libpie.so static_pie.o 2>&1) && fail "the shared link of a -fPIE privatized object succeeded"
+echo "$out"
+grep -q "static_pie.o.*-fPIC" <<<"$out" || fail "shared: message does not name static_pie.o and -fPIC"
+[[ -e libpie.so ]] && fail "a shared library from a -fPIE object was left behind"
+list=$("$globals" ./libplugged.so) || fail "hmpi-globals on a shared library failed"
+echo "$list"
+grep -Eq "^privatized: [1-9]" <<<"$list" || fail "hmpi-globals counts no privatized variable in the shared library"
+grep -Eq "^shared .* on_purpose_shared$" <<<"$list" || fail "hmpi-globals does not list the library's HMPI_SHARED variable"
 
 ((failed == 0)) && echo "link-check: all passed"
 exit $failed
