@@ -395,10 +395,17 @@ HMPI_API(int, Buffer_attach, (void *buffer, int size)) {
     if (size < 0) return c.fail(nullptr, MPI_ERR_ARG, "argument size = %d is negative", size);
     if (size > 0 && !buffer) return c.fail(nullptr, MPI_ERR_BUFFER, "argument buffer is NULL but size = %d", size);
     Rank& self = *c.rank();
-    MaybeLock guard(self.lock, self.multithreaded);
-    if (self.bsend.base) return c.fail(nullptr, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
-    self.bsend.base = static_cast<unsigned char*>(buffer);
-    self.bsend.size = static_cast<std::size_t>(size);
+    bool attached_already;
+    {
+        MaybeLock guard(self.lock, self.multithreaded);
+        attached_already = self.bsend.base != nullptr;
+        if (!attached_already) {
+            self.bsend.base = static_cast<unsigned char*>(buffer);
+            self.bsend.size = static_cast<std::size_t>(size);
+        }
+    }
+    // Raised outside the lock: a user error handler may call MPI.
+    if (attached_already) return c.fail(nullptr, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
     return MPI_SUCCESS;
 }
 
