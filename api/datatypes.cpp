@@ -41,6 +41,23 @@ int blocklengths_ok(const Call& c, int count, const int bl[]) {
     return MPI_SUCCESS;
 }
 
+// The packed side of Pack, Unpack and their external32 forms: a buffer of
+// `size` bytes, `position` where the next bytes go or come from, and `bytes`
+// the call needs there.
+int check_packed_buffer(const Call& c, const Comm* cm, const char* buf_arg, const void* buf, const char* size_arg,
+                        std::int64_t size, std::int64_t position, __int128 bytes) {
+    if (size < 0) return c.fail(cm, MPI_ERR_ARG, "argument %s = %lld is negative", size_arg, static_cast<long long>(size));
+    if (position < 0 || position > size)
+        return c.fail(cm, MPI_ERR_ARG, "argument *position = %lld is not in [0, %s = %lld]", static_cast<long long>(position),
+                      size_arg, static_cast<long long>(size));
+    if (bytes > size - position)
+        return c.fail(cm, MPI_ERR_TRUNCATE, "the data needs %lld bytes, but %s has %lld left (%s %lld, position %lld)",
+                      static_cast<long long>(bytes), buf_arg, static_cast<long long>(size - position), size_arg,
+                      static_cast<long long>(size), static_cast<long long>(position));
+    if (bytes && !buf) return c.fail(cm, MPI_ERR_BUFFER, "argument %s is NULL", buf_arg);
+    return MPI_SUCCESS;
+}
+
 int overflow(const Call& c) {
     return c.fail(nullptr, MPI_ERR_COUNT,
                   "the new datatype's size or bounds would not fit in an MPI_Count (the counts and displacements are too large)");
@@ -580,15 +597,8 @@ HMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void
     if (int e = c.type(cm, "datatype", datatype, &t)) return e;
     if (int e = c.buffer(cm, "inbuf", inbuf, incount, t)) return e;
     if (int e = c.not_null(cm, "position", position)) return e;
-    if (outsize < 0) return c.fail(cm, MPI_ERR_ARG, "argument outsize = %d is negative", outsize);
-    if (*position < 0 || *position > outsize)
-        return c.fail(cm, MPI_ERR_ARG, "argument *position = %d is not in [0, outsize = %d]", *position, outsize);
     const std::int64_t bytes = static_cast<std::int64_t>(incount) * static_cast<std::int64_t>(t->size);
-    if (bytes > outsize - *position)
-        return c.fail(cm, MPI_ERR_TRUNCATE, "%d elements of %s need %lld bytes, but outbuf has %d left (outsize %d, position %d)",
-                      incount, t->name[0] ? t->name : "the datatype", static_cast<long long>(bytes), outsize - *position,
-                      outsize, *position);
-    if (bytes && !outbuf) return c.fail(cm, MPI_ERR_BUFFER, "argument outbuf is NULL");
+    if (int e = check_packed_buffer(c, cm, "outbuf", outbuf, "outsize", outsize, *position, bytes)) return e;
     pack_bytes(inbuf, *t, static_cast<std::size_t>(bytes), static_cast<unsigned char*>(outbuf) + *position);
     *position += static_cast<int>(bytes);
     return MPI_SUCCESS;
@@ -604,14 +614,8 @@ HMPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbu
     if (int e = c.type(cm, "datatype", datatype, &t)) return e;
     if (int e = c.buffer(cm, "outbuf", outbuf, outcount, t)) return e;
     if (int e = c.not_null(cm, "position", position)) return e;
-    if (insize < 0) return c.fail(cm, MPI_ERR_ARG, "argument insize = %d is negative", insize);
-    if (*position < 0 || *position > insize)
-        return c.fail(cm, MPI_ERR_ARG, "argument *position = %d is not in [0, insize = %d]", *position, insize);
     const std::int64_t bytes = static_cast<std::int64_t>(outcount) * static_cast<std::int64_t>(t->size);
-    if (bytes > insize - *position)
-        return c.fail(cm, MPI_ERR_TRUNCATE, "%d elements need %lld packed bytes, but inbuf has %d left (insize %d, position %d)",
-                      outcount, static_cast<long long>(bytes), insize - *position, insize, *position);
-    if (bytes && !inbuf) return c.fail(cm, MPI_ERR_BUFFER, "argument inbuf is NULL");
+    if (int e = check_packed_buffer(c, cm, "inbuf", inbuf, "insize", insize, *position, bytes)) return e;
     unpack_bytes(static_cast<const unsigned char*>(inbuf) + *position, static_cast<std::size_t>(bytes), outbuf, *t);
     *position += static_cast<int>(bytes);
     return MPI_SUCCESS;
@@ -643,15 +647,8 @@ HMPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int incou
     if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
     if (int e = c.buffer(nullptr, "inbuf", inbuf, incount, t)) return e;
     if (int e = c.not_null(nullptr, "position", position)) return e;
-    if (outsize < 0) return c.fail(nullptr, MPI_ERR_ARG, "argument outsize = %lld is negative", static_cast<long long>(outsize));
-    if (*position < 0 || *position > outsize)
-        return c.fail(nullptr, MPI_ERR_ARG, "argument *position = %lld is not in [0, outsize = %lld]",
-                      static_cast<long long>(*position), static_cast<long long>(outsize));
     const __int128 bytes = __int128(incount) * t->external32_size;
-    if (bytes > outsize - *position)
-        return c.fail(nullptr, MPI_ERR_TRUNCATE, "%d elements need %lld external32 bytes, but outbuf has %lld left",
-                      incount, static_cast<long long>(bytes), static_cast<long long>(outsize - *position));
-    if (bytes && !outbuf) return c.fail(nullptr, MPI_ERR_BUFFER, "argument outbuf is NULL");
+    if (int e = check_packed_buffer(c, nullptr, "outbuf", outbuf, "outsize", outsize, *position, bytes)) return e;
     int err = pack_external32(inbuf, incount, *t, static_cast<unsigned char*>(outbuf) + *position);
     *position += static_cast<MPI_Aint>(bytes);
     if (err) return c.fail(nullptr, err, "a value does not fit its external32 size (MPI_LONG and MPI_UNSIGNED_LONG have 4 bytes there)");
@@ -667,15 +664,8 @@ HMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Ain
     if (int e = c.type(nullptr, "datatype", datatype, &t)) return e;
     if (int e = c.buffer(nullptr, "outbuf", outbuf, outcount, t)) return e;
     if (int e = c.not_null(nullptr, "position", position)) return e;
-    if (insize < 0) return c.fail(nullptr, MPI_ERR_ARG, "argument insize = %lld is negative", static_cast<long long>(insize));
-    if (*position < 0 || *position > insize)
-        return c.fail(nullptr, MPI_ERR_ARG, "argument *position = %lld is not in [0, insize = %lld]",
-                      static_cast<long long>(*position), static_cast<long long>(insize));
     const __int128 bytes = __int128(outcount) * t->external32_size;
-    if (bytes > insize - *position)
-        return c.fail(nullptr, MPI_ERR_TRUNCATE, "%d elements need %lld external32 bytes, but inbuf has %lld left",
-                      outcount, static_cast<long long>(bytes), static_cast<long long>(insize - *position));
-    if (bytes && !inbuf) return c.fail(nullptr, MPI_ERR_BUFFER, "argument inbuf is NULL");
+    if (int e = check_packed_buffer(c, nullptr, "inbuf", inbuf, "insize", insize, *position, bytes)) return e;
     unpack_external32(static_cast<const unsigned char*>(inbuf) + *position, outcount, *t, outbuf);
     *position += static_cast<MPI_Aint>(bytes);
     return MPI_SUCCESS;
