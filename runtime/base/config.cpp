@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdint>
@@ -60,6 +61,11 @@ const std::vector<ParamInfo>& parameter_table() {
          "Instruction set of the reduction kernels (MPI_Reduce_local, later the reducing "
          "collectives): auto = the widest the CPU supports; naming one the CPU lacks is an error.",
          "measured: bench/reduce_local.c, docs/reductions.md"},
+        {"HMPI_<COLLECTIVE>_ALGORITHM", "(none)", "algorithm name",
+         "Forces the named algorithm for one collective, e.g. HMPI_ALLREDUCE_ALGORITHM=linear "
+         "(hmpi-info --algorithms lists them). A call the algorithm cannot handle runs the default "
+         "choice instead, with a one-time notice; an unknown collective or name is an error.",
+         "collectives/*/table.cpp"},
     };
     return table;
 }
@@ -137,6 +143,20 @@ Config read_config() {
         else if (!std::strcmp(v, "avx2")) c.reduce_isa = ReduceIsa::avx2;
         else if (!std::strcmp(v, "portable")) c.reduce_isa = ReduceIsa::portable;
         else die("invalid value '%s' for HMPI_REDUCE_ISA (expected auto, avx512, avx2 or portable)", v);
+    }
+    // HMPI_<COLLECTIVE>_ALGORITHM: the collective part is checked by the registry.
+    for (char** e = environ; e && *e; ++e) {
+        const char* entry = *e;
+        static constexpr char kPrefix[] = "HMPI_";
+        static constexpr char kSuffix[] = "_ALGORITHM=";
+        const char* eq = std::strchr(entry, '=');
+        if (!eq || std::strncmp(entry, kPrefix, sizeof kPrefix - 1)) continue;
+        const std::size_t name_len = static_cast<std::size_t>(eq + 1 - entry);
+        const std::size_t suffix_len = sizeof kSuffix - 1;
+        if (name_len <= sizeof kPrefix - 1 + suffix_len || std::strncmp(eq + 1 - suffix_len, kSuffix, suffix_len)) continue;
+        std::string coll(entry + sizeof kPrefix - 1, eq + 1 - suffix_len);
+        for (char& ch : coll) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (eq[1]) c.forced_algorithms.emplace_back(std::move(coll), std::string(eq + 1));
     }
     if (c.split_copy_min == 0) c.split_copy_min = SIZE_MAX;
     if (c.ring_cells & (c.ring_cells - 1)) die("HMPI_RING_CELLS=%zu is not a power of two", c.ring_cells);

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hmpi {
@@ -31,6 +32,10 @@ struct Config {
     std::size_t split_copy_chunk = 0; // HMPI_SPLIT_COPY_CHUNK
     // Reduction kernels.
     ReduceIsa reduce_isa = ReduceIsa::best;  // HMPI_REDUCE_ISA
+    // Collective algorithms forced by HMPI_<COLLECTIVE>_ALGORITHM: pairs of
+    // (collective in lower case, algorithm name). The collectives' registry
+    // checks the names (collectives/framework/registry.cpp).
+    std::vector<std::pair<std::string, std::string>> forced_algorithms;
 };
 
 struct ParamInfo {

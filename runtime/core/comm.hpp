@@ -32,6 +32,36 @@ struct Rank;
 struct Topology;  // core/topology.hpp
 struct Request;   // core/request.hpp
 
+namespace coll {
+struct CollShared;  // collectives/framework/shared.hpp
+}
+
+// The collectives' state of a communicator (flags, published arguments),
+// made by the first member that runs a collective on it and freed with the
+// communicator. Opaque here: collectives/ owns its layout and installs the
+// deleter with its first state. Copying a CommShared copies no state.
+class CollStateSlot {
+public:
+    CollStateSlot() = default;
+    CollStateSlot(const CollStateSlot&) noexcept {}
+    CollStateSlot& operator=(const CollStateSlot&) = delete;
+    ~CollStateSlot() {
+        if (coll::CollShared* s = state_.load(std::memory_order_acquire)) deleter(s);
+    }
+    coll::CollShared* get() const noexcept { return state_.load(std::memory_order_acquire); }
+    // Installs `fresh` unless another member was first; returns the one in use.
+    coll::CollShared* install(coll::CollShared* fresh) const noexcept {
+        coll::CollShared* expected = nullptr;
+        if (state_.compare_exchange_strong(expected, fresh, std::memory_order_acq_rel)) return fresh;
+        deleter(fresh);
+        return expected;
+    }
+    static inline void (*deleter)(coll::CollShared*) noexcept = nullptr;
+
+private:
+    mutable std::atomic<coll::CollShared*> state_{nullptr};
+};
+
 struct CommShared {
     std::uint32_t context_id = 0;  // point-to-point context; internal traffic uses context_id + 1
     int size = 0;                  // of the local group
@@ -40,6 +70,9 @@ struct CommShared {
     // for intracommunicators. Each side of an intercommunicator has its own
     // CommShared (the same context id, local and remote swapped).
     std::vector<int> remote_world_rank_of;
+
+    // Collectives' state, shared by the members (collectives/framework).
+    CollStateSlot coll;
 
     bool is_inter() const noexcept { return !remote_world_rank_of.empty(); }
 };

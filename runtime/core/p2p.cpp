@@ -163,6 +163,8 @@ void advance_async(Rank& self) {
         if (r->async->advance(self)) {
             ops[i] = ops.back();
             ops.pop_back();
+            self.async_count.fetch_sub(1, std::memory_order_relaxed);
+            r->status_error = r->async->error;
             complete_local(self, *r);
         } else {
             ++i;
@@ -345,7 +347,7 @@ bool progress(Rank& self) {
     }
     if (!self.detached.empty()) reap_detached(self);
     if (self.multithreaded) self.lock.unlock();
-    if (!self.async_active.empty()) advance_async(self);
+    if (self.async_count.load(std::memory_order_relaxed)) advance_async(self);
     return true;
 }
 
@@ -355,11 +357,13 @@ void start_async(Rank& self, Request& req, std::unique_ptr<AsyncOp> op) {
     req.async = std::move(op);
     req.state.store(Request::kActive, std::memory_order_relaxed);
     if (req.async->advance(self)) {
+        req.status_error = req.async->error;
         complete_local(self, req);
         return;
     }
     MaybeLock guard(self.async_lock, self.multithreaded);
     self.async_active.push_back(&req);
+    self.async_count.fetch_add(1, std::memory_order_relaxed);
 }
 
 void request_hold_objects(Request& r) noexcept {

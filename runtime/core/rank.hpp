@@ -74,6 +74,8 @@ struct Rank {
     // Active RequestKind::async requests, advanced by progress() (under async_lock).
     std::vector<Request*> async_active;
     SpinLock async_lock;
+    // async_active.size(), readable without the lock (progress's quick test).
+    std::atomic<std::uint32_t> async_count{0};
     BsendBuffer bsend;
 
     // ---- Lifecycle and introspection (read by the timeout dump and crash handler).

@@ -47,6 +47,9 @@ struct AsyncOp {
     virtual ~AsyncOp() = default;
     // Makes what progress it can; true once the operation is complete.
     virtual bool advance(Rank& self) = 0;
+    // The operation's outcome, an MPI error class, read once advance() has
+    // returned true; it becomes the request's status error.
+    int error = MPI_SUCCESS;
 };
 
 // User callbacks of a generalized request (MPI_Grequest_start).
