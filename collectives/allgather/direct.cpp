@@ -1,0 +1,35 @@
+// Direct allgather: every rank copies every other rank's contribution (its
+// send buffer, or with MPI_IN_PLACE its own block of its receive buffer,
+// which it never writes) straight into its own receive buffer, taking the
+// ranks in staggered order (r+1, r+2, ...) as they arrive; then it waits
+// until everyone has finished reading it before returning.
+//
+// The one-stage allgather: P concurrent one-stage gathers (Li, Hoefler et
+// al., Section 2.2), no intermediate buffer, one copy per block. Cost per
+// rank: a + (P - 1) * b * m, all ranks in parallel; every buffer has P - 1
+// readers, spread in time by the staggered order. The closing wait is the
+// lifetime rule's acknowledgement (one flag per rank).
+//
+// Flags: flag 1 step 1 = "I have read every contribution".
+#include "collectives/allgather/allgather.hpp"
+#include "collectives/gather/blocks.hpp"
+
+namespace hmpi::coll {
+
+CollTask allgather_direct(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int r = ctx.rank();
+    int rc = MPI_SUCCESS;
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, r)));
+    PeerSweep peers(r, ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
+                              [&](int q) { keep_error(copy_block(contribution(ctx.args_of(q), q), recv_block(me, q))); }));
+    ctx.publish(1, 1);
+    CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

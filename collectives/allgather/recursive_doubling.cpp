@@ -1,0 +1,50 @@
+// Recursive-doubling allgather, for a power-of-two number of ranks: in
+// round k = 0 .. log2(P) - 1, rank r and its partner r XOR 2^k each hold
+// the 2^k blocks of their aligned group (indices [r & ~(2^k - 1), + 2^k));
+// r copies the partner's 2^k blocks straight from the partner's receive
+// buffer into its own, after which both hold 2^(k+1) blocks. Round 0 starts
+// from each rank's own block (placed first; there already with
+// MPI_IN_PLACE). Writes in a round go to blocks outside the range any
+// partner reads, so readers and the writer never touch the same bytes.
+//
+// Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
+// Operations in MPICH" (IJHPCA 2005), recursive doubling for allgather:
+// log2(P) rounds, the k-th moving 2^k blocks, so log2(P) * a + (P - 1) * b * m
+// per rank: the ring's volume in log2(P) dependent rounds instead of P - 1.
+//
+// Flags: flag 1 step k+1 = "I have finished k rounds" (step 1: my own block
+// is placed); the partner of round k waits for step k+1 before reading me,
+// and I wait for every partner's step k+2 ("it has read me") before
+// returning (the lifetime rule).
+#include "collectives/allgather/allgather.hpp"
+#include "collectives/gather/blocks.hpp"
+
+namespace hmpi::coll {
+
+CollTask allgather_recursive_doubling(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), r = ctx.rank();
+    int rc = MPI_SUCCESS;
+    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, r));
+    unsigned rounds = 0;
+    while ((1 << rounds) < p) ++rounds;
+    // Partner of round k reads my step k+1 (to start) and k+2 (lifetime);
+    // the partner of round k+1 waits for step k+2 too: ring both.
+    if (rounds > 0) ctx.publish_to(1, 1, r ^ 1);
+    for (unsigned k = 0; k < rounds; ++k) {
+        const int partner = r ^ (1 << k);
+        CO_WAIT_UNTIL(ctx.reached(partner, 1, k + 1));
+        const CollCall& theirs = ctx.args_of(partner);
+        const int first = partner & ~((1 << k) - 1);
+        for (int j = first; j < first + (1 << k); ++j) {
+            const int e = copy_block(as_source(recv_block(theirs, j)), recv_block(me, j));
+            if (rc == MPI_SUCCESS) rc = e;
+        }
+        ctx.publish_to(1, k + 2, partner);
+        if (k + 1 < rounds) ctx.publish_to(1, k + 2, r ^ (1 << (k + 1)));
+    }
+    for (unsigned k = 0; k < rounds; ++k) CO_WAIT_UNTIL(ctx.reached(r ^ (1 << k), 1, k + 2));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

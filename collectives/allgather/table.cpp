@@ -1,0 +1,40 @@
+// MPI_Allgather's and MPI_Allgatherv's algorithms, in order of preference
+// (registry.hpp). Every algorithm serves both forms.
+#include "collectives/allgather/allgather.hpp"
+#include "collectives/framework/tables.hpp"
+
+namespace hmpi::coll {
+
+namespace {
+
+bool ring_applies(const CollCtx& ctx, const char** why) {
+    if (!intra_only(ctx, why)) return false;
+    if (ctx.size() <= kAllgatherRingMaxRanks) return true;
+    *why = "the ring needs one flag step per rank (at most 255 ranks)";
+    return false;
+}
+
+bool power_of_two_applies(const CollCtx& ctx, const char** why) {
+    if (!intra_only(ctx, why)) return false;
+    if ((ctx.size() & (ctx.size() - 1)) == 0) return true;
+    *why = "recursive doubling needs a power-of-two number of ranks";
+    return false;
+}
+
+// Direct first: one round, every core copying at once; the ring and
+// recursive doubling bound the readers per buffer (1) at the price of
+// P - 1 or log2(P) dependent rounds.
+const CollAlgorithm kAllgather[] = {
+    {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only, allgather_direct},
+    {"ring", "P - 1 rounds, each copying one block from the left neighbour (Thakur et al. 2005)", ring_applies,
+     allgather_ring},
+    {"recursive_doubling", "log2 P rounds of pairwise block exchange, P a power of two (Thakur et al. 2005)",
+     power_of_two_applies, allgather_recursive_doubling},
+};
+
+}  // namespace
+
+std::span<const CollAlgorithm> allgather_algorithms() { return kAllgather; }
+std::span<const CollAlgorithm> allgatherv_algorithms() { return kAllgather; }
+
+}  // namespace hmpi::coll

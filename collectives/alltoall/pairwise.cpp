@@ -1,0 +1,43 @@
+// Pairwise alltoall (ranks pull): rank r copies block r of every peer's
+// send buffer straight into block q of its own receive buffer, peers taken
+// in the staggered order r+1, r+2, ... (mod P) as they arrive, so that at
+// any moment the P ranks mostly read P different buffers; then it says it
+// is done and returns once everyone is (its send buffer is read until then).
+//
+// The pairwise-exchange alltoall of Thakur, Rabenseifner and Gropp
+// ("Optimization of Collective Communication Operations in MPICH", IJHPCA
+// 2005): P - 1 steps, in step k rank r exchanges with r + k and r - k.
+// Shared memory needs no exchange per step, only the staggered order, and
+// a step that is not ready yet is skipped and retried. Cost per rank:
+// a + (P - 1) * b * m, all ranks in parallel, one flag round at the end.
+//
+// MPI_IN_PLACE (which the standard requires on every rank together): the
+// buffer a peer would read is being overwritten, so the in-place call runs
+// the push form (push.cpp), whose sources are private snapshots.
+//
+// Flags: flag 1 step 1 = "I have read every peer's block".
+#include "collectives/alltoall/alltoall.hpp"
+
+namespace hmpi::coll {
+
+CollTask alltoall_pairwise(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    int rc = MPI_SUCCESS;
+    if (me.in_place) {
+        CO_RUN(rc, alltoall_push(ctx));
+        co_return rc;
+    }
+    const int r = ctx.rank();
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    keep_error(copy_block(send_block(me, r), recv_block(me, r)));
+    PeerSweep peers(r, ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
+                              [&](int q) { keep_error(copy_block(outgoing(ctx.args_of(q), r), recv_block(me, q))); }));
+    ctx.publish(1, 1);
+    CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

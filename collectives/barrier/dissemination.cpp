@@ -1,0 +1,25 @@
+// Dissemination barrier (Hensgen, Finkel and Manber 1988; the pattern of
+// Li, Hoefler et al., Section 2.3): in round k = 0 .. ceil(log2 P) - 1, rank r
+// signals rank (r + 2^k) mod P and waits for rank (r - 2^k) mod P. After the
+// last round every rank has heard, directly or not, from every other.
+//
+// Signals are single-writer flags: rank r's flag 1 at step k + 1 says "r has
+// finished round k"; its reader is (r + 2^k) mod P. Steps only grow, so a
+// rank that is rounds ahead never confuses a slower reader.
+// Cost: ceil(log2 P) rounds of one flag transfer each: ceil(log2 P) * a.
+#include "collectives/barrier/barrier.hpp"
+
+namespace hmpi::coll {
+
+CollTask barrier_dissemination(CollCtx& ctx) {
+    const int p = ctx.size(), r = ctx.rank();
+    unsigned round = 0;
+    for (int dist = 1; dist < p; dist <<= 1, ++round) {
+        ctx.publish_to(1, round + 1, (r + dist) % p);
+        const int from = (r - dist + p) % p;
+        CO_WAIT_UNTIL(ctx.reached(from, 1, round + 1));
+    }
+    co_return MPI_SUCCESS;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,39 @@
+// Binomial-tree broadcast: in ranks relative to the root (v = (r - root) mod
+// P), rank v copies from its parent v - 2^floor(log2 v) once the parent has
+// the data, then serves its own children v + 2^k (2^k > v). Every copy goes
+// straight from the parent's buffer into the child's.
+//
+// Cost (Li, Hoefler et al., Section 2.2, the tree broadcast with fan-out 2):
+// ceil(log2 P) levels of one copy each, ~ ceil(log2 P) * (a + b * m), with
+// no more than one reader per buffer at a time after the first levels; it
+// beats the direct form when P - 1 readers would congest the root.
+//
+// Flags: flag 2 step 1 = "my buffer holds the data" (read by my children);
+// flag 1 step 1 = "I have copied from my parent" (read by the parent, which
+// may return only once all its children have copied).
+#include "collectives/bcast/bcast.hpp"
+#include "collectives/framework/data.hpp"
+
+namespace hmpi::coll {
+
+CollTask bcast_binomial(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root;
+    const int v = (ctx.rank() - root + p) % p;
+    auto real = [&](int rel) { return (rel + root) % p; };
+    int rc = MPI_SUCCESS;
+    int top = 1;  // smallest power of two above v: v's children are v + top, v + 2*top, ...
+    if (v > 0) {
+        while (top <= v) top <<= 1;
+        const int parent = real(v - (top >> 1));
+        CO_WAIT_UNTIL(ctx.reached(parent, 2, 1));
+        const CollCall& src = ctx.args_of(parent);
+        rc = copy_data(src.recvbuf, src.recvcount, *src.recvtype, me.recvbuf, me.recvcount, *me.recvtype);
+        ctx.publish_to(1, 1, parent);
+    }
+    ctx.publish(2, 1);
+    for (int d = top; v + d < p; d <<= 1) CO_WAIT_UNTIL(ctx.reached(real(v + d), 1, 1));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,89 @@
+// CollCtx: what an algorithm sees of the collective it runs.
+//
+// The caller's arguments (call()), its rank and the communicator's size, the
+// other members' arguments once they have arrived (args_of), and the flags
+// of this collective's slot. Algorithms synchronize only through these
+// flags (or through point-to-point messages on the communicator's internal
+// context, for intercommunicators: core/p2p.hpp).
+//
+// Flags: each member has kFlagsPerSlot flags in the slot; flag 0 step 1 is
+// "arrived" (published by the driver with the member's CollCall before the
+// algorithm starts). Everything else is the algorithm's to define; it writes
+// only its own flags (publish) and reads anyone's (reached). Steps must grow
+// per flag within a collective (1..255).
+//
+// The lifetime rule every algorithm keeps: a rank's collective completes
+// only once no other rank will read its buffers or its CollCall again (the
+// acknowledgement MPI's buffer reuse requires). Its slot may then be reused.
+#pragma once
+#include <cstdint>
+
+#include "collectives/framework/call.hpp"
+#include "collectives/framework/shared.hpp"
+#include "core/comm.hpp"
+
+namespace hmpi {
+struct Rank;
+}
+
+namespace hmpi::coll {
+
+class CollCtx {
+public:
+    CollCtx(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq) noexcept
+        : self_(self), comm_(comm), call_(call), shared_(shared), seq_(seq), slot_(static_cast<unsigned>(seq % kSlots)) {}
+
+    Rank& self() const noexcept { return self_; }
+    Comm& comm() const noexcept { return comm_; }
+    const CollCall& call() const noexcept { return call_; }
+    int rank() const noexcept { return comm_.rank; }
+    int size() const noexcept { return comm_.size(); }
+    std::uint64_t seq() const noexcept { return seq_; }
+
+    // Whether member `peer` has entered this collective (its args are published).
+    bool arrived(int peer) const noexcept { return reached(peer, 0, 1); }
+    // Member `peer`'s arguments; only after arrived(peer).
+    const CollCall& args_of(int peer) const noexcept {
+        return *member(peer).args[slot_].load(std::memory_order_acquire);
+    }
+
+    // Publishes this rank's flag `flag` at `step` and wakes the members
+    // that may be waiting for it.
+    void publish(unsigned flag, unsigned step) const noexcept;
+    // The same, waking only member `peer` (when only it waits for the flag).
+    void publish_to(unsigned flag, unsigned step, int peer) const noexcept;
+    // Whether member `peer`'s flag `flag` has reached `step` in this collective.
+    bool reached(int peer, unsigned flag, unsigned step) const noexcept {
+        return member(peer).flags[slot_][flag].reached(stamp(seq_, step));
+    }
+    // The same for every member (this one included).
+    bool all_reached(unsigned flag, unsigned step) const noexcept {
+        for (int r = 0; r < size(); ++r)
+            if (!reached(r, flag, step)) return false;
+        return true;
+    }
+
+    // Offers a buffer of this rank's (e.g. a partial result in a
+    // TypedScratch) to peers; publish the flag that announces it afterwards.
+    void publish_scratch(const void* p) const noexcept {
+        member(rank()).scratch[slot_].store(p, std::memory_order_relaxed);
+    }
+    // Member `peer`'s offered buffer; only after the flag announcing it.
+    const void* scratch_of(int peer) const noexcept { return member(peer).scratch[slot_].load(std::memory_order_relaxed); }
+
+    // Point-to-point tags for this collective: distinct per collective in
+    // flight (and below the communicator agreements' tags).
+    int tag(unsigned step) const noexcept { return static_cast<int>(((seq_ << 4) | (step & 15)) & 0x3fffffff); }
+
+private:
+    CollMember& member(int r) const noexcept { return shared_.members[static_cast<std::size_t>(r)]; }
+
+    Rank& self_;
+    Comm& comm_;
+    const CollCall& call_;
+    CollShared& shared_;
+    std::uint64_t seq_;
+    unsigned slot_;
+};
+
+}  // namespace hmpi::coll

@@ -1,0 +1,32 @@
+// Moving typed data inside collectives.
+#include "collectives/framework/data.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace hmpi::coll {
+
+int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
+              const Datatype& rtype) noexcept {
+    const std::size_t have = data_bytes(scount, stype);
+    const std::size_t room = data_bytes(rcount, rtype);
+    const std::size_t n = std::min(have, room);
+    if (n) copy_typed(src, stype, dst, rtype, n);
+    return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+TypedScratch::TypedScratch(std::int64_t count, const Datatype& t) {
+    if (count <= 0) return;
+    // Element i's data lies in [i*extent + true_lb, i*extent + true_ub).
+    const std::ptrdiff_t first = std::min<std::ptrdiff_t>(0, (count - 1) * t.extent) + t.true_lb;
+    const std::ptrdiff_t last = std::max<std::ptrdiff_t>(0, (count - 1) * t.extent) + t.true_ub;
+    const std::size_t bytes = static_cast<std::size_t>(std::max<std::ptrdiff_t>(last - first, 1));
+    storage_.reset(new unsigned char[bytes + 64]);
+    // Align the data for the reduction kernels.
+    auto base = reinterpret_cast<std::uintptr_t>(storage_.get());
+    base = (base + 63) & ~std::uintptr_t(63);
+    origin_ = reinterpret_cast<unsigned char*>(base) - first;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,59 @@
+// Moving and combining typed data inside collectives.
+//
+// Buffers are (address, count, datatype) as MPI passes them; the copy goes
+// straight from one rank's layout to another's (core/datatype.hpp
+// copy_typed: no intermediate buffer). Reductions apply an op between two
+// buffers of the same type (core/op.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/datatype.hpp"
+#include "core/op.hpp"
+
+namespace hmpi::coll {
+
+// Bytes of data (the type signature's size) in count elements of t.
+inline std::size_t data_bytes(std::int64_t count, const Datatype& t) noexcept {
+    return count <= 0 ? 0 : static_cast<std::size_t>(count) * t.size;
+}
+
+// Address of element `index` of a buffer of type t (index * extent bytes on).
+inline void* element_at(void* buf, std::int64_t index, const Datatype& t) noexcept {
+    return static_cast<unsigned char*>(buf) + index * t.extent;
+}
+inline const void* element_at(const void* buf, std::int64_t index, const Datatype& t) noexcept {
+    return static_cast<const unsigned char*>(buf) + index * t.extent;
+}
+// Address `bytes` bytes on (Alltoallw's byte displacements).
+inline void* byte_offset(void* buf, std::int64_t bytes) noexcept { return static_cast<unsigned char*>(buf) + bytes; }
+inline const void* byte_offset(const void* buf, std::int64_t bytes) noexcept {
+    return static_cast<const unsigned char*>(buf) + bytes;
+}
+
+// Copies (src, scount, stype) into (dst, rcount, rtype), which must match
+// in type signature. Returns MPI_SUCCESS, or MPI_ERR_TRUNCATE when the
+// source holds more data than the destination (what fits is copied).
+int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
+              const Datatype& rtype) noexcept;
+
+// inout = in (op) inout, element-wise, both laid out as `count` elements of t.
+inline void reduce_data(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& t) {
+    if (count > 0) op_apply(op, in, inout, count, t);
+}
+
+// A scratch buffer laid out like `count` elements of t (so it can take part
+// in copy_data and reduce_data as that type), uninitialized.
+class TypedScratch {
+public:
+    TypedScratch() = default;
+    TypedScratch(std::int64_t count, const Datatype& t);
+    void* data() const noexcept { return origin_; }
+
+private:
+    std::unique_ptr<unsigned char[]> storage_;
+    void* origin_ = nullptr;  // the address whose type map lands inside storage_
+};
+
+}  // namespace hmpi::coll

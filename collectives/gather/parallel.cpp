@@ -1,0 +1,44 @@
+// Parallel gather (ranks push): every non-root rank waits for the root to
+// arrive, copies its send buffer straight into its own block of the root's
+// receive buffer, and says so; the root copies its own block meanwhile and
+// returns once every block is in. The P - 1 copies run on P - 1 cores at
+// once, and a non-root rank leaves as soon as its copy is done (it never
+// waits for the others).
+//
+// The write-side counterpart of the one-stage gather (Li, Hoefler et al.,
+// Section 2.2, one-stage form, with the copies spread over the senders as
+// in their tiled reduce). Cost: a + b * m per non-root (in parallel), plus
+// congestion on the root's memory: ~ 2a + B * (P - 1) * m under a shared
+// memory bandwidth B; the root polls P - 1 flags.
+//
+// Flags: flag 1 = "my block is in the root's buffer": step 2 if it fit,
+// step 1 if it was truncated. The receiver (the root) reports
+// MPI_ERR_TRUNCATE, but the sender has left by the time the root looks, so
+// the verdict travels in the flag. "Fit" is the higher step because a
+// sender may already be in a later collective of the same slot (stamps are
+// >= tests): a later stamp then reads as "fit", never as a false truncation.
+#include "collectives/gather/blocks.hpp"
+#include "collectives/gather/gather.hpp"
+
+namespace hmpi::coll {
+
+CollTask gather_parallel(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int root = me.root;
+    if (ctx.rank() != root) {
+        CO_WAIT_UNTIL(ctx.arrived(root));
+        const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()));
+        ctx.publish_to(1, e == MPI_SUCCESS ? 2 : 1, root);
+        co_return MPI_SUCCESS;
+    }
+    int rc = MPI_SUCCESS;
+    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root));
+    PeerSweep peers(root, ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); },
+                              [&](int q) {
+                                  if (!ctx.reached(q, 1, 2)) rc = MPI_ERR_TRUNCATE;
+                              }));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

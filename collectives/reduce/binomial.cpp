@@ -1,0 +1,103 @@
+// Binomial-tree reduction. Node v (ranks renumbered so the tree's root is
+// node 0) owns the contiguous node range [v, v + lowbit(v)) (node 0: all):
+// its children are v + 1, v + 2, v + 4, ... below lowbit(v), and its
+// partial result is x_v op P(v + 1) op P(v + 2) op P(v + 4) ..., where P(c)
+// is child c's partial over its own range. Ranges stay contiguous and in
+// order, so the tree is right for non-commutative ops as long as nodes are
+// ranks in rank order: for those the tree's root is rank 0, which then
+// copies the result into the real root's receive buffer; commutative ops
+// renumber the ranks around the root (node = (rank - root) mod P) and need
+// no final copy.
+//
+// A leaf's partial is its input, which its parent reads in place; an inner
+// node folds into a scratch buffer (the root node into its receive buffer
+// when it is the real root) and offers it to its parent (publish_scratch).
+//
+// Cost (Li, Hoefler et al., Section 2.4, tree reduction with fan-in 2):
+// ceil(log2 P) levels, the busiest node applying ceil(log2 P) reductions:
+// ~ ceil(log2 P) * (a + (b + g) * m), against (P - 1) * (b + g) * m for
+// the linear form; one scratch of m bytes per inner node.
+//
+// Flags: flag 1 step 1 = "my partial is ready in my published scratch"
+// (inner nodes, read by the parent); flag 2 step 1 = "I have folded my children's partials" (children
+// wait for it before returning, since until then their buffers are read);
+// flag 3 step 1 = "the result is in your receive buffer" (node 0 to the real
+// root, for non-commutative ops with root != 0).
+#include <cstdint>
+#include <vector>
+
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_binomial(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root;
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const int top = me.op->commutative ? root : 0;  // the rank at node 0
+    auto real = [&](int node) { return (node + top) % p; };
+    const int v = (ctx.rank() - top + p) % p;
+    // Node `node` covers [node, node + span(node)); its children halve that.
+    auto span = [&](int node) { return node == 0 ? p : (node & -node); };
+    auto inner = [&](int node) { return node + 1 < p && span(node) > 1; };
+    const int parent = v > 0 ? v - span(v) : -1;
+
+    std::vector<int> children;
+    for (int d = 1; d < span(v) && v + d < p; d <<= 1) children.push_back(v + d);
+    const std::size_t k = children.size();
+
+    // Where this node's partial goes.
+    const bool result_in_recvbuf = v == 0 && ctx.rank() == root;
+    TypedScratch scratch;
+    void* dst = nullptr;
+    const Datatype* dst_type = &type;
+    int alias = -1;
+    if (result_in_recvbuf) {
+        dst = me.recvbuf;
+        dst_type = me.recvtype;
+        alias = me.in_place ? 0 : -1;  // operand 0 is this node's own input
+    } else if (k > 0) {
+        scratch = TypedScratch(n, type);
+        dst = scratch.data();
+    }
+
+    for (const int c : children) {
+        if (inner(c))
+            CO_WAIT_UNTIL(ctx.reached(real(c), 1, 1));
+        else
+            CO_WAIT_UNTIL(ctx.arrived(real(c)));
+    }
+    // Operand 0: this node's input; operand i: child i - 1's partial.
+    auto operand = [&](int i) -> Operand {
+        if (i == 0) return input_of(me);
+        const int c = children[static_cast<std::size_t>(i - 1)];
+        if (inner(c)) return {ctx.scratch_of(real(c)), &type};
+        return input_of(ctx.args_of(real(c)));
+    };
+    int rc = MPI_SUCCESS;
+    if (result_in_recvbuf || k > 0)
+        rc = reduce_in_order(*me.op, type, n, 0, static_cast<int>(k) + 1, operand, dst, *dst_type, alias);
+    if (k > 0) {
+        if (v > 0) {
+            ctx.publish_scratch(dst);
+            ctx.publish_to(1, 1, real(parent));
+        }
+        ctx.publish(2, 1);
+    }
+    if (v == 0 && !result_in_recvbuf) {
+        // Every input has been folded, so the root's receive buffer (its
+        // input under MPI_IN_PLACE) is no longer read by anyone.
+        CO_WAIT_UNTIL(ctx.arrived(root));
+        const CollCall& at_root = ctx.args_of(root);
+        copy_data(dst, n, type, at_root.recvbuf, n, *at_root.recvtype);
+        ctx.publish_to(3, 1, root);
+    }
+    if (v > 0) CO_WAIT_UNTIL(ctx.reached(real(parent), 2, 1));
+    if (ctx.rank() == root && v != 0) CO_WAIT_UNTIL(ctx.reached(real(0), 3, 1));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,36 @@
+// Linear reduction: the root waits for every rank to arrive, then folds all
+// inputs, read straight from their owners' buffers, into its receive buffer
+// in rank order: recvbuf = x_{p-1}, then recvbuf = x_r op recvbuf for
+// r = p-2 .. 0 (collectives/reduce/reduction.hpp). Non-roots only wait for
+// the root's "done reading" flag, since their send buffers are read until then.
+//
+// The flat reduction of Li, Hoefler et al. (Section 2.4, one-stage): the
+// root reads P inputs and applies P - 1 reductions, cost ~ a + (P - 1) *
+// (b + g) * m (b: per-byte read cost, g: per-byte reduction cost), all on
+// one core. No temporary buffer unless the root's own input (MPI_IN_PLACE)
+// sits in the middle of a non-commutative fold (one scratch of m bytes).
+//
+// Flags: flag 1 step 1 = the root has read every input (non-roots wait for it).
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_linear_at(CollCtx& ctx, int root) {
+    const CollCall& me = ctx.call();
+    if (ctx.rank() != root) {
+        CO_WAIT_UNTIL(ctx.reached(root, 1, 1));
+        co_return MPI_SUCCESS;
+    }
+    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
+    const int rc = reduce_in_order(
+        *me.op, *me.sendtype, me.sendcount, 0, ctx.size(), [&](int r) { return input_of(ctx.args_of(r)); },
+        me.recvbuf, *me.recvtype, me.in_place ? root : -1);
+    ctx.publish(1, 1);
+    co_return rc;
+}
+
+CollTask reduce_linear(CollCtx& ctx) { return reduce_linear_at(ctx, ctx.call().root); }
+
+}  // namespace hmpi::coll

@@ -1,0 +1,17 @@
+// MPI_Reduce's algorithms (collectives/reduce/*.cpp), listed in table.cpp.
+// reduce_linear_at is also the first stage of allreduce's reduce_bcast.
+#pragma once
+#include "collectives/framework/context.hpp"
+#include "collectives/framework/task.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_linear(CollCtx& ctx);
+CollTask reduce_binomial(CollCtx& ctx);
+CollTask reduce_tiled(CollCtx& ctx);
+
+// The linear reduction to `root` (which need not be the call's root
+// field). Uses flag 1 step 1 (the root's "done reading every input").
+CollTask reduce_linear_at(CollCtx& ctx, int root);
+
+}  // namespace hmpi::coll

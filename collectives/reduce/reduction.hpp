@@ -1,0 +1,91 @@
+// What the reducing collectives share (reduce, allreduce, reduce_scatter,
+// scan: collectives/{reduce,allreduce,reduce_scatter,scan}/*.cpp): a rank's
+// input vector, the element slices a vector is cut into, and folding
+// several ranks' inputs in rank order.
+//
+// Rank order matters because user operations may be non-commutative: MPI
+// 3.1, 5.9.1 fixes the result as x_0 op x_1 op ... op x_{p-1}, with any
+// association but never reordered. reduce_data(op, in, inout) computes
+// inout = in op inout, so a fold keeps the lower-ranked operand as `in` and
+// runs from the highest rank down: x_f op (x_{f+1} op (... op x_{l-1})).
+//
+// Every rank passes the same count and (MPI 3.1, 5.9.1) the same datatype,
+// so all ranks' type objects share one type map: an operand of another rank
+// is addressed with that rank's type object and the op is applied with the
+// caller's (the handle a user function receives is the caller's own).
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "collectives/framework/call.hpp"
+#include "collectives/framework/data.hpp"
+
+namespace hmpi::coll {
+
+// One operand of a reduction: a buffer and the type object that lays it out.
+struct Operand {
+    const void* buf;
+    const Datatype* type;
+};
+
+// A rank's input vector: its send buffer, or its receive buffer under
+// MPI_IN_PLACE (the API layer sets sendtype and recvtype alike).
+inline Operand input_of(const CollCall& a) noexcept {
+    return a.in_place ? Operand{a.recvbuf, a.recvtype} : Operand{a.sendbuf, a.sendtype};
+}
+
+// The operand `index` elements on.
+inline Operand at(Operand o, std::int64_t index) noexcept { return {element_at(o.buf, index, *o.type), o.type}; }
+
+// First element of slice k of `count` elements cut into p nearly equal
+// slices (slice k is [slice_begin(k), slice_begin(k + 1))).
+inline std::int64_t slice_begin(std::int64_t count, int k, int p) noexcept { return count * k / p; }
+
+// dst = x(first) op x(first + 1) op ... op x(last - 1) over n elements
+// (last > first; nothing to do for n == 0), in rank order. x(i) returns the
+// Operand of index i, already offset to the slice. The op is applied with
+// `type` (the caller's; dst is laid out by dst_type, of the same type map).
+// `alias` is the index whose operand is dst itself (MPI_IN_PLACE), or -1.
+// Returns MPI_SUCCESS (the copies are between equal counts and types).
+template <class Inputs>
+int reduce_in_order(const Op& op, const Datatype& type, std::int64_t n, int first, int last, Inputs x, void* dst,
+                    const Datatype& dst_type, int alias) {
+    if (n <= 0 || last <= first) return MPI_SUCCESS;
+    if (alias < first || alias >= last) alias = -1;
+    auto fold_into_dst = [&](int from, int down_to, int skip) {
+        for (int i = from; i >= down_to; --i)
+            if (i != skip) {
+                const Operand o = x(i);
+                reduce_data(op, o.buf, dst, n, type);
+            }
+    };
+    if (alias < 0 || alias == last - 1) {
+        // dst starts as the last operand and takes the others in from the left.
+        if (alias < 0) {
+            const Operand o = x(last - 1);
+            copy_data(o.buf, n, *o.type, dst, n, dst_type);
+        }
+        fold_into_dst(last - 2, first, -1);
+    } else if (op.commutative) {
+        // dst holds x(alias); a commutative op may take the others in any order.
+        fold_into_dst(last - 1, first, alias);
+    } else {
+        // dst holds x(alias) from the middle of the range: fold the operands
+        // right of it into a scratch, apply x(alias) from the left, and put
+        // the result back before folding in the ones left of it.
+        TypedScratch right(n, type);
+        const Operand o = x(last - 1);
+        copy_data(o.buf, n, *o.type, right.data(), n, type);
+        for (int i = last - 2; i > alias; --i) {
+            const Operand oi = x(i);
+            reduce_data(op, oi.buf, right.data(), n, type);
+        }
+        reduce_data(op, dst, right.data(), n, type);
+        copy_data(right.data(), n, type, dst, n, dst_type);
+        fold_into_dst(alias - 1, first, -1);
+    }
+    return MPI_SUCCESS;
+}
+
+}  // namespace hmpi::coll

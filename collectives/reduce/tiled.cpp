@@ -1,0 +1,40 @@
+// Tiled reduction: the vector is cut into P slices of nearly equal element
+// counts; rank k folds slice k of every rank's input, in rank order, straight
+// into slice k of the root's receive buffer. A reduce-scatter whose results
+// land where MPI_Reduce wants them, through shared memory (the
+// reduce-scatter stage of Li, Hoefler et al., Section 2.4, without the
+// allgather: the root's buffer is the gather target).
+//
+// Cost: every rank reads P slices of m/P bytes and applies P - 1
+// reductions on them, all in parallel: ~ a + (P - 1) * (b + g) * m / P per
+// rank, plus a flag round so the inputs outlive their readers. No temporary
+// buffer except when the root's MPI_IN_PLACE input is in the middle of a
+// non-commutative fold (one scratch of a slice).
+//
+// Slices are disjoint, so each byte of the root's receive buffer (its input
+// too under MPI_IN_PLACE) is read and written by one rank only.
+//
+// Flags: flag 1 step 1 = "my slice is done: I read no input any more"; every
+// rank waits for all of them before returning (the lifetime rule).
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_tiled(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root;
+    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
+    const CollCall& at_root = ctx.args_of(root);
+    const std::int64_t lo = slice_begin(me.sendcount, ctx.rank(), p);
+    const std::int64_t hi = slice_begin(me.sendcount, ctx.rank() + 1, p);
+    const int rc = reduce_in_order(
+        *me.op, *me.sendtype, hi - lo, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), lo); },
+        element_at(at_root.recvbuf, lo, *at_root.recvtype), *at_root.recvtype, at_root.in_place ? root : -1);
+    ctx.publish(1, 1);
+    CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,49 @@
+// Direct reduce-scatter: every rank folds its own block of every rank's
+// input, in rank order, reading the inputs where they are (the
+// reduce-scatter stage of Li, Hoefler et al., Section 2.4, with the blocks
+// the caller chose instead of equal slices).
+//
+// Cost: rank r reads P blocks of m_r bytes and applies P - 1 reductions,
+// all ranks in parallel: ~ a + (P - 1) * (b + g) * max_r m_r, plus one flag
+// round so inputs outlive their readers.
+//
+// MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
+// to its first m_r bytes, which may hold other ranks' blocks of this rank's
+// input. So the result is folded into a scratch and copied into place once
+// every rank has said it read all inputs; rank 0 (whose block is the one at
+// the start) folds in place directly.
+//
+// Flags: flag 1 step 1 = "I read no input any more"; every rank waits for
+// all of them before returning (and, in place, before writing its result).
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_scatter_direct(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const ScatterBlocks blocks(me, p);
+    const auto i = static_cast<std::size_t>(rank);
+    const std::int64_t n = blocks.count[i], first = blocks.first[i];
+    const Datatype& type = *me.sendtype;
+    auto my_block = [&](int r) { return at(input_of(ctx.args_of(r)), first); };
+    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
+    if (!me.in_place || first == 0) {
+        // Nobody else reads [0, n) of an in-place input whose block starts at 0.
+        const int rc = reduce_in_order(*me.op, type, n, 0, p, my_block, me.recvbuf, *me.recvtype,
+                                       me.in_place ? rank : -1);
+        ctx.publish(1, 1);
+        CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+        co_return rc;
+    }
+    TypedScratch result(n, type);
+    int rc = reduce_in_order(*me.op, type, n, 0, p, my_block, result.data(), type, -1);
+    ctx.publish(1, 1);
+    CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+    if (int e = copy_data(result.data(), n, type, me.recvbuf, n, *me.recvtype)) rc = e;
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

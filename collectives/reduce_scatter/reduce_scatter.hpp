@@ -1,0 +1,34 @@
+// MPI_Reduce_scatter's and MPI_Reduce_scatter_block's algorithms
+// (collectives/reduce_scatter/*.cpp), listed in table.cpp. One algorithm
+// serves both forms: block r has recvcounts[r] elements (Reduce_scatter)
+// or recvcount elements (Reduce_scatter_block, whose CollCall has no
+// recvcounts), blocks laid out one after another in the input vector.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "collectives/framework/call.hpp"
+#include "collectives/framework/context.hpp"
+#include "collectives/framework/task.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_scatter_then_scatter(CollCtx& ctx);
+CollTask reduce_scatter_direct(CollCtx& ctx);
+
+// The blocks of a call on p ranks: element count and first element of each.
+struct ScatterBlocks {
+    std::vector<std::int64_t> count, first;
+    std::int64_t total = 0;
+
+    ScatterBlocks(const CollCall& call, int p)
+        : count(static_cast<std::size_t>(p)), first(static_cast<std::size_t>(p)) {
+        for (std::size_t r = 0; r < count.size(); ++r) {
+            count[r] = call.recvcounts ? call.recvcounts[r] : call.recvcount;
+            first[r] = total;
+            total += count[r];
+        }
+    }
+};
+
+}  // namespace hmpi::coll

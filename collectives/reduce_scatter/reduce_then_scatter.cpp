@@ -1,0 +1,47 @@
+// Reduce-scatter as a reduction then a scatter: rank 0 folds every rank's
+// whole input vector, in rank order, into a scratch buffer, then writes each
+// rank's block straight into that rank's receive buffer.
+//
+// Cost (Li, Hoefler et al., Section 2.4 one-stage reduction, then the
+// direct scatter): (P - 1) * (b + g) * m + b * m at rank 0, the others idle:
+// ~ 2a + P * (b + g) * m; one scratch of m bytes at rank 0. The simple form
+// for small vectors; direct.cpp spreads the work.
+//
+// MPI_IN_PLACE: a rank's input is its receive buffer; rank 0 writes the
+// results only after it has folded every input, so nothing still to be read
+// is overwritten.
+//
+// Flags: flag 1 step 1 = rank 0 has read every input and written every
+// block (the others wait for it before returning).
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_scatter_then_scatter(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size();
+    if (ctx.rank() != 0) {
+        CO_WAIT_UNTIL(ctx.reached(0, 1, 1));
+        co_return MPI_SUCCESS;
+    }
+    const ScatterBlocks blocks(me, p);
+    const Datatype& type = *me.sendtype;
+    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
+    TypedScratch result(blocks.total, type);
+    int rc = reduce_in_order(
+        *me.op, type, blocks.total, 0, p, [&](int r) { return input_of(ctx.args_of(r)); }, result.data(), type, -1);
+    for (int r = 0; r < p; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        if (blocks.count[i] == 0) continue;
+        const CollCall& dest = ctx.args_of(r);
+        if (int e = copy_data(element_at(result.data(), blocks.first[i], type), blocks.count[i], type, dest.recvbuf,
+                              blocks.count[i], *dest.recvtype))
+            rc = e;
+    }
+    ctx.publish(1, 1);
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,81 @@
+// Chained scan and exscan: the prefix travels from rank to rank, each rank
+// applying one reduction (the sequential, linear-chain prefix computation
+// of G. E. Blelloch, "Prefix Sums and Their Applications", 1990, laid over
+// the ranks, with shared memory for the links).
+//
+// Scan: rank r's receive buffer starts as x_r (a copy of its send buffer,
+// or in place already), and once rank r-1 says its receive buffer holds
+// x_0 .. x_{r-1}, rank r applies that from the left: recvbuf = (x_0 ..
+// x_{r-1}) op x_r. Rank r-1 waits for r to have read it before returning.
+//
+// Exscan: rank r's result x_0 .. x_{r-1} is not what r+1 needs, so the
+// rank ahead pushes instead: once rank r's receive buffer holds its result
+// and rank r+1 says its receive buffer may be written, rank r writes
+// x_r, then applies its own result from the left, into rank r+1's receive
+// buffer. An in-place rank first saves its input (its receive buffer, about
+// to be overwritten) into a scratch. Rank 0's buffer is left untouched.
+//
+// Cost: P - 1 dependent steps of one read and one reduction each:
+// ~ (P - 1) * (a + (b + g) * m) for the last rank, against the linear
+// form's (P - 1) * (b + g) * m of independent work; O(m) work per rank.
+//
+// Flags (scan): flag 1 step 1 = "my receive buffer holds my result" (read by
+// r+1); flag 2 step 1 = "I have read yours" (r to r-1).
+// Flags (exscan): flag 1 step 1 = "my receive buffer may be written" (r to
+// r-1); flag 2 step 1 = "your receive buffer holds your result" (r to r+1,
+// which waits for it in any case).
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/scan/scan.hpp"
+
+namespace hmpi::coll {
+
+CollTask scan_chained(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    int rc = MPI_SUCCESS;
+    if (!me.in_place) rc = copy_data(me.sendbuf, n, *me.sendtype, me.recvbuf, n, *me.recvtype);
+    if (rank > 0) {
+        CO_WAIT_UNTIL(ctx.reached(rank - 1, 1, 1));
+        reduce_data(*me.op, ctx.args_of(rank - 1).recvbuf, me.recvbuf, n, type);
+        ctx.publish_to(2, 1, rank - 1);
+    }
+    if (rank + 1 < p) {
+        ctx.publish_to(1, 1, rank + 1);
+        CO_WAIT_UNTIL(ctx.reached(rank + 1, 2, 1));
+    }
+    co_return rc;
+}
+
+CollTask exscan_chained(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    int rc = MPI_SUCCESS;
+    const bool pushes = rank + 1 < p;
+    // This rank's input, as it will be when pushing.
+    Operand mine = input_of(me);
+    TypedScratch saved;
+    if (pushes && rank > 0 && me.in_place) {
+        saved = TypedScratch(n, type);
+        copy_data(me.recvbuf, n, *me.recvtype, saved.data(), n, type);
+        mine = {saved.data(), &type};
+    }
+    if (rank > 0) {
+        ctx.publish_to(1, 1, rank - 1);
+        CO_WAIT_UNTIL(ctx.reached(rank - 1, 2, 1));  // my receive buffer holds x_0 .. x_{r-1}
+    }
+    if (pushes) {
+        CO_WAIT_UNTIL(ctx.reached(rank + 1, 1, 1));
+        const CollCall& next = ctx.args_of(rank + 1);
+        rc = copy_data(mine.buf, n, *mine.type, next.recvbuf, n, *next.recvtype);
+        if (rank > 0) reduce_data(*me.op, me.recvbuf, next.recvbuf, n, type);
+        ctx.publish_to(2, 1, rank + 1);
+    }
+    co_return rc;
+}
+
+}  // namespace hmpi::coll

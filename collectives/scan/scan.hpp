@@ -1,0 +1,14 @@
+// MPI_Scan's and MPI_Exscan's algorithms (collectives/scan/*.cpp), listed
+// in table.cpp.
+#pragma once
+#include "collectives/framework/context.hpp"
+#include "collectives/framework/task.hpp"
+
+namespace hmpi::coll {
+
+CollTask scan_linear(CollCtx& ctx);
+CollTask scan_chained(CollCtx& ctx);
+CollTask exscan_linear(CollCtx& ctx);
+CollTask exscan_chained(CollCtx& ctx);
+
+}  // namespace hmpi::coll

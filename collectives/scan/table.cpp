@@ -1,0 +1,24 @@
+// MPI_Scan's and MPI_Exscan's algorithms, in order of preference (registry.hpp).
+#include "collectives/framework/tables.hpp"
+#include "collectives/scan/scan.hpp"
+
+namespace hmpi::coll {
+
+namespace {
+// All take any op, commutative or not, and any type the op is defined on.
+const CollAlgorithm kScan[] = {
+    {"linear", "rank r folds x_0 .. x_r in rank order, reading the inputs in place", intra_only, scan_linear},
+    {"chained", "the prefix travels rank to rank, one reduction each (linear chain, Blelloch 1990)",
+     intra_only, scan_chained},
+};
+const CollAlgorithm kExscan[] = {
+    {"linear", "rank r folds x_0 .. x_{r-1} in rank order, reading the inputs in place", intra_only, exscan_linear},
+    {"chained", "each rank pushes its inclusive prefix into the next rank's buffer (linear chain, Blelloch 1990)",
+     intra_only, exscan_chained},
+};
+}  // namespace
+
+std::span<const CollAlgorithm> scan_algorithms() { return kScan; }
+std::span<const CollAlgorithm> exscan_algorithms() { return kExscan; }
+
+}  // namespace hmpi::coll
