@@ -3,9 +3,11 @@
  * u_t = alpha * u_xx on [0, 1] with u = 0 at both ends, the domain split in
  * equal blocks over the ranks. Each step exchanges one halo cell with each
  * neighbour (MPI_Sendrecv), and every `report` steps the ranks combine the
- * solution's L2 norm and maximum with point-to-point messages to rank 0.
- * At the end rank 0 gathers the solution, recomputes it serially and prints
- * the largest difference: the parallel result must match it exactly.
+ * solution's L2 norm and maximum (MPI_Allreduce). Rank 0 reads the problem
+ * size and broadcasts it (MPI_Bcast); at the end it gathers the solution
+ * (MPI_Gather of the block sizes, MPI_Gatherv of the blocks), recomputes it
+ * serially and prints the largest difference: the parallel result must
+ * match it exactly.
  *
  * usage: heat1d [cells [steps]]   (defaults: 4096 cells, 40000 steps)
  */
@@ -21,23 +23,12 @@ static void step(const double *u, double *next, long n, double r) {
     for (long i = 1; i <= n; ++i) next[i] = u[i] + r * (u[i - 1] - 2 * u[i] + u[i + 1]);
 }
 
-/* Combines (sum of squares, max) over all ranks at rank 0, then back to all. */
-static void norms(double local_sq, double local_max, int rank, int size, double *l2, double *mx) {
-    double v[2] = {local_sq, local_max};
-    if (rank == 0) {
-        for (int src = 1; src < size; ++src) {
-            double w[2];
-            MPI_Recv(w, 2, MPI_DOUBLE, src, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            v[0] += w[0];
-            if (w[1] > v[1]) v[1] = w[1];
-        }
-        for (int dst = 1; dst < size; ++dst) MPI_Send(v, 2, MPI_DOUBLE, dst, 8, MPI_COMM_WORLD);
-    } else {
-        MPI_Send(v, 2, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD);
-        MPI_Recv(v, 2, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    *l2 = sqrt(v[0]);
-    *mx = v[1];
+/* Combines (sum of squares, max) over all ranks. */
+static void norms(double local_sq, double local_max, double *l2, double *mx) {
+    double sq;
+    MPI_Allreduce(&local_sq, &sq, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&local_max, mx, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    *l2 = sqrt(sq);
 }
 
 int main(int argc, char **argv) {
@@ -46,8 +37,14 @@ int main(int argc, char **argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-    long cells = argc > 1 ? atol(argv[1]) : 4096;
-    int steps = argc > 2 ? atoi(argv[2]) : 40000;
+    long problem[2] = {4096, 40000}; /* cells, steps */
+    if (rank == 0) {
+        if (argc > 1) problem[0] = atol(argv[1]);
+        if (argc > 2) problem[1] = atol(argv[2]);
+    }
+    MPI_Bcast(problem, 2, MPI_LONG, 0, MPI_COMM_WORLD);
+    long cells = problem[0];
+    int steps = (int)problem[1];
     if (cells < size) cells = size;
     const double dx = 1.0 / (double)(cells + 1), alpha = 1.0, dt = 0.4 * dx * dx / alpha, r = alpha * dt / (dx * dx);
 
@@ -73,24 +70,27 @@ int main(int argc, char **argv) {
             double sq = 0, mx = 0;
             for (long i = 1; i <= n; ++i) { sq += u[i] * u[i] * dx; if (fabs(u[i]) > mx) mx = fabs(u[i]); }
             double l2, gmax;
-            norms(sq, mx, rank, size, &l2, &gmax);
+            norms(sq, mx, &l2, &gmax);
             if (rank == 0) printf("step %6d  t = %.6e  |u|_2 = %.12f  max|u| = %.12f\n", s, s * dt, l2, gmax);
         }
     }
     double elapsed = MPI_Wtime() - t0;
 
     /* Gather the solution at rank 0 and compare with a serial run. */
+    int mine = (int)n, *counts = NULL, *displs = NULL;
+    double *all = NULL;
     if (rank == 0) {
-        double *all = malloc(sizeof(double) * (size_t)cells);
-        memcpy(all, &u[1], sizeof(double) * (size_t)n);
-        long at = n;
-        for (int src = 1; src < size; ++src) {
-            MPI_Status st;
-            int got;
-            MPI_Recv(all + at, (int)(cells - at), MPI_DOUBLE, src, 9, MPI_COMM_WORLD, &st);
-            MPI_Get_count(&st, MPI_DOUBLE, &got);
-            at += got;
-        }
+        counts = malloc(sizeof(int) * (size_t)size);
+        displs = malloc(sizeof(int) * (size_t)size);
+        all = malloc(sizeof(double) * (size_t)cells);
+    }
+    MPI_Gather(&mine, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    long at = 0;
+    if (rank == 0)
+        for (int i = 0; i < size; ++i) { displs[i] = (int)at; at += counts[i]; }
+    MPI_Gatherv(&u[1], mine, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    int bad = 0;
+    if (rank == 0) {
         double *a = calloc((size_t)cells + 2, sizeof(double)), *b = calloc((size_t)cells + 2, sizeof(double));
         for (long i = 1; i <= cells; ++i) a[i] = initial((double)i * dx);
         for (int s = 0; s < steps; ++s) { step(a, b, cells, r); double *t = a; a = b; b = t; }
@@ -99,13 +99,12 @@ int main(int argc, char **argv) {
         printf("heat1d: %ld cells, %d steps, %d ranks, %.3f s; max difference from the serial solution: %.3g\n",
                cells, steps, size, elapsed, diff);
         printf("%s\n", at == cells && diff == 0 ? "result: OK" : "result: MISMATCH");
-        int bad = !(at == cells && diff == 0);
-        free(all); free(a); free(b); free(u); free(next);
-        MPI_Finalize();
-        return bad;
+        bad = !(at == cells && diff == 0);
+        free(a); free(b); free(all); free(counts); free(displs);
     }
-    MPI_Send(&u[1], (int)n, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD);
+    /* Every rank exits with the verdict. */
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(u); free(next);
     MPI_Finalize();
-    return 0;
+    return bad;
 }
