@@ -44,6 +44,17 @@ int vector_buffer(const Call& c, const Comm* cm, const char* arg, const void* bu
     return c.buffer(cm, arg, buf, total, t);
 }
 
+// One side of a v form, (buf, counts[n], displs[n], type): `which` is "send"
+// or "recv" and names the arguments in messages.
+int vector_side(const Call& c, const Comm* cm, const char* which, const void* buf, const int* counts,
+                const int* displs, MPI_Datatype type, int n, const Datatype** out) {
+    const bool send = which[0] == 's';
+    if (int e = coll_type(c, cm, send ? "sendtype" : "recvtype", type, out)) return e;
+    if (int e = coll_counts(c, cm, send ? "sendcounts" : "recvcounts", counts, n)) return e;
+    if (int e = coll_displs(c, cm, "displs", displs, n)) return e;
+    return vector_buffer(c, cm, send ? "sendbuf" : "recvbuf", buf, counts, n, *out);
+}
+
 // The per-peer datatypes of a w form: a non-NULL array of n committed
 // types (MPI_ERR_ARG, MPI_ERR_TYPE), each buffer able to hold its block.
 int w_types(const Call& c, const Comm* cm, const char* which, const void* buf, const int* counts,
@@ -86,10 +97,7 @@ int gather(const char* name, CollKind kind, const void* sendbuf, int sendcount, 
     if (at_root) {
         const int n = cm->peer_count();
         if (is_vector(kind)) {
-            if (int e = coll_type(c, cm, "recvtype", recvtype, &call.recvtype)) return e;
-            if (int e = coll_counts(c, cm, "recvcounts", recvcounts, n)) return e;
-            if (int e = coll_displs(c, cm, "displs", displs, n)) return e;
-            if (int e = vector_buffer(c, cm, "recvbuf", recvbuf, recvcounts, n, call.recvtype)) return e;
+            if (int e = vector_side(c, cm, "recv", recvbuf, recvcounts, displs, recvtype, n, &call.recvtype)) return e;
             call.recvcounts = recvcounts;
             call.rdispls = displs;
         } else {
@@ -127,10 +135,7 @@ int scatter(const char* name, CollKind kind, const void* sendbuf, int sendcount,
     if (at_root) {
         const int n = cm->peer_count();
         if (is_vector(kind)) {
-            if (int e = coll_type(c, cm, "sendtype", sendtype, &call.sendtype)) return e;
-            if (int e = coll_counts(c, cm, "sendcounts", sendcounts, n)) return e;
-            if (int e = coll_displs(c, cm, "displs", displs, n)) return e;
-            if (int e = vector_buffer(c, cm, "sendbuf", sendbuf, sendcounts, n, call.sendtype)) return e;
+            if (int e = vector_side(c, cm, "send", sendbuf, sendcounts, displs, sendtype, n, &call.sendtype)) return e;
             call.sendcounts = sendcounts;
             call.sdispls = displs;
         } else {
@@ -172,10 +177,7 @@ int allgather(const char* name, CollKind kind, const void* sendbuf, int sendcoun
     }
     const int n = cm->peer_count();
     if (is_vector(kind)) {
-        if (int e = coll_type(c, cm, "recvtype", recvtype, &call.recvtype)) return e;
-        if (int e = coll_counts(c, cm, "recvcounts", recvcounts, n)) return e;
-        if (int e = coll_displs(c, cm, "displs", displs, n)) return e;
-        if (int e = vector_buffer(c, cm, "recvbuf", recvbuf, recvcounts, n, call.recvtype)) return e;
+        if (int e = vector_side(c, cm, "recv", recvbuf, recvcounts, displs, recvtype, n, &call.recvtype)) return e;
         call.recvcounts = recvcounts;
         call.rdispls = displs;
     } else {
