@@ -63,6 +63,17 @@ public:
         return true;
     }
 
+    // Where the members sit: levels, groups, the Li-Hoefler shape.
+    const CommTopology& topology() const noexcept { return shared_.topology; }
+
+    // The bytes that travel inline with this rank's flag `flag` (write them,
+    // then publish the flag) and with member `peer`'s (read them after
+    // reached() says the flag announcing them is there). kFlagPayloadBytes.
+    unsigned char* payload(unsigned flag) const noexcept { return member(rank()).flags[slot_][flag].payload; }
+    const unsigned char* payload_of(int peer, unsigned flag) const noexcept {
+        return member(peer).flags[slot_][flag].payload;
+    }
+
     // Offers a buffer of this rank's (e.g. a partial result in a
     // TypedScratch) to peers; publish the flag that announces it afterwards.
     void publish_scratch(const void* p) const noexcept {

@@ -16,6 +16,22 @@ int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void*
     return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
+int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
+              const Datatype& rtype, StoreKind kind) noexcept {
+    if (kind == StoreKind::temporal || !stype.contiguous || !rtype.contiguous)
+        return copy_data(src, scount, stype, dst, rcount, rtype);
+    const std::size_t have = data_bytes(scount, stype);
+    const std::size_t room = data_bytes(rcount, rtype);
+    const std::size_t n = std::min(have, room);
+    if (n) copy_bytes(dst, src, n, kind);
+    return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept {
+    if (dst_reused || topo.cache_bytes == 0) return StoreKind::temporal;
+    return working_set > topo.cache_bytes ? StoreKind::non_temporal : StoreKind::temporal;
+}
+
 TypedScratch::TypedScratch(std::int64_t count, const Datatype& t) {
     if (count <= 0) return;
     // Element i's data lies in [i*extent + true_lb, i*extent + true_ub).

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "collectives/framework/levels.hpp"
 #include "core/datatype.hpp"
+#include "primitives/copy.hpp"
 #include "core/op.hpp"
 
 namespace hmpi::coll {
@@ -37,6 +39,17 @@ inline const void* byte_offset(const void* buf, std::int64_t bytes) noexcept {
 // source holds more data than the destination (what fits is copied).
 int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
               const Datatype& rtype) noexcept;
+// The same with the stores chosen by the caller (store_kind_for): when both
+// sides are contiguous the copy takes copy_bytes(kind) (which fences after
+// non-temporal stores, so a flag may be published right after).
+int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
+              const Datatype& rtype, StoreKind kind) noexcept;
+
+// YHCCL Algorithm 1: non-temporal stores when the algorithm's working set
+// (bytes it touches while the copied data should stay cached) exceeds the
+// cache capacity C of the communicator's topology and the destination is
+// not read again soon (`dst_reused` false: a copy-out to a receive buffer).
+StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept;
 
 // inout = in (op) inout, element-wise, both laid out as `count` elements of t.
 inline void reduce_data(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& t) {

@@ -1,15 +1,23 @@
 // Choosing a collective's algorithm: the forced one (HMPI_<COLL>_ALGORITHM)
-// when it applies, else the first applicable one in the table.
+// when it applies, else the applicable one the model predicts fastest; the
+// ranking is cached per communicator, collective and size range.
 #include "collectives/framework/registry.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "base/config.hpp"
 #include "base/log.hpp"
+#include "collectives/framework/shared.hpp"
 #include "collectives/framework/tables.hpp"
+#include "core/comm.hpp"
+#include "core/op.hpp"
 
 namespace hmpi::coll {
 
@@ -56,6 +64,8 @@ struct Tables {
             const auto k = static_cast<CollKind>(i);
             for (const CollAlgorithm& a : inter_algorithms(k)) algorithms[i].push_back(a);
             for (const CollAlgorithm& a : intra_table(k)) algorithms[i].push_back(a);
+            // The decision cache packs indices in 4 bits (shared.hpp).
+            if (algorithms[i].size() > 15) die("internal error: %s has more than 15 algorithms", coll_name(k));
             forced[i] = -1;
         }
         for (const auto& [coll, name] : config().forced_algorithms) {
@@ -98,6 +108,107 @@ std::span<const CollAlgorithm> algorithms_of(CollKind k) noexcept {
     return {v.data(), v.size()};
 }
 
+int size_range_of(std::size_t bytes) noexcept {
+    if (bytes == 0) return 0;
+    int k = 63 - __builtin_clzll(bytes);
+    // Second half of the octave: bytes >= 2^k * sqrt(2), i.e. bytes^2 >= 2^(2k+1).
+    const long double b = static_cast<long double>(bytes);
+    const int half = b * b >= std::ldexp(1.0L, 2 * k + 1) ? 1 : 0;
+    return std::min(kSizeRanges - 1, 1 + 2 * k + half);
+}
+
+std::size_t size_range_low(int range) noexcept {
+    if (range <= 0) return 0;
+    const int k = (range - 1) / 2;
+    return static_cast<std::size_t>(std::ceil(std::ldexp((range - 1) % 2 ? std::sqrt(2.0L) : 1.0L, k)));
+}
+
+std::size_t size_range_representative(int range) noexcept {
+    if (range <= 0) return 0;
+    const int k = (range - 1) / 2;
+    return static_cast<std::size_t>(std::llround(std::ldexp(std::pow(2.0L, ((range - 1) % 2 ? 0.75L : 0.25L)), k)));
+}
+
+std::vector<Prediction> predict(CollKind k, const CostQuery& q) {
+    std::vector<Prediction> out;
+    for (const CollAlgorithm& a : tables().algorithms[static_cast<int>(k)]) {
+        double ns = a.cost ? a.cost(q) : std::numeric_limits<double>::infinity();
+        if (!(ns >= 0)) ns = std::numeric_limits<double>::infinity();  // NaN or negative: a broken formula
+        out.push_back({&a, ns});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Prediction& x, const Prediction& y) { return x.ns < y.ns; });
+    return out;
+}
+
+namespace {
+
+std::string format_ns(double ns) {
+    char b[32];
+    if (ns == std::numeric_limits<double>::infinity()) return "-";
+    if (ns < 10000) std::snprintf(b, sizeof b, "%.2f us", ns / 1000);
+    else std::snprintf(b, sizeof b, "%.1f us", ns / 1000);
+    return b;
+}
+
+std::string format_bytes(std::size_t n) {
+    char b[32];
+    if (n >= (1u << 20) && n % (1u << 20) == 0) std::snprintf(b, sizeof b, "%zu MiB", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0) std::snprintf(b, sizeof b, "%zu KiB", n >> 10);
+    else std::snprintf(b, sizeof b, "%zu B", n);
+    return b;
+}
+
+void explain_communicator(const CollCtx& ctx) {
+    const ModelParams& p = model_params();
+    report_event("explain: communicator of %d ranks (context %u): %s", ctx.size(), ctx.comm().shared->context_id,
+                 describe(ctx.topology()).c_str());
+    report_event("explain: model parameters from %s: alpha a=%.0f b=%.2f B=%.2f ns (memory b=%.2f B=%.2f); "
+                 "beta a=%.0f b=%.2f B=%.2f ns (memory b=%.2f B=%.2f)",
+                 p.source.c_str(), p.alpha.a, p.alpha.b, p.alpha.B, p.alpha.b_mem, p.alpha.B_mem, p.beta.a, p.beta.b,
+                 p.beta.B, p.beta.b_mem, p.beta.B_mem);
+}
+
+void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutative,
+                      const std::vector<Prediction>& ranked) {
+    CollShared& shared = coll_shared(*ctx.comm().shared);
+    if (!shared.explained.exchange(true)) explain_communicator(ctx);
+    std::string line;
+    for (const Prediction& p : ranked) {
+        if (!line.empty()) line += ", ";
+        line += std::string(p.algorithm->name) + " " + format_ns(p.ns);
+    }
+    const std::string hi = range + 1 < kSizeRanges ? format_bytes(size_range_low(range + 1)) : "...";
+    report_event("explain: context %u %s [%s, %s)%s: %s", ctx.comm().shared->context_id, coll_name(k),
+                 format_bytes(size_range_low(range)).c_str(), hi.c_str(), commutative ? "" : " non-commutative",
+                 line.c_str());
+}
+
+// The cached ranking for this call's collective, size range and op.
+std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
+    CollShared& shared = coll_shared(*ctx.comm().shared);
+    const std::size_t bytes = message_bytes(ctx);
+    const int range = size_range_of(bytes);
+    const bool commutative = !ctx.call().op || ctx.call().op->commutative;
+    std::atomic<std::uint64_t>& entry = shared.decisions.ranking[static_cast<int>(k)][commutative ? 1 : 0][range];
+    std::uint64_t packed = entry.load(std::memory_order_acquire);
+    if (packed) return packed;
+    const CostQuery q{model_params(), ctx.topology(), k, size_range_representative(range), commutative};
+    const std::vector<Prediction> ranked = predict(k, q);
+    const CollAlgorithm* base = tables().algorithms[static_cast<int>(k)].data();
+    int shift = 0;
+    for (const Prediction& p : ranked) {
+        if (shift >= 64) break;
+        packed |= static_cast<std::uint64_t>(p.algorithm - base + 1) << shift;
+        shift += 4;
+    }
+    std::uint64_t expected = 0;
+    if (entry.compare_exchange_strong(expected, packed, std::memory_order_acq_rel) && config().explain)
+        explain_decision(ctx, k, range, commutative, ranked);
+    return packed;
+}
+
+}  // namespace
+
 const CollAlgorithm& select_algorithm(CollKind k, const CollCtx& ctx) {
     Tables& t = tables();
     const int i = static_cast<int>(k);
@@ -109,7 +220,9 @@ const CollAlgorithm& select_algorithm(CollKind k, const CollCtx& ctx) {
         if (a.applicable(ctx, &why)) return a;
         forced_why = why;
     }
-    for (const CollAlgorithm& a : list) {
+    static_assert(sizeof(std::uint64_t) * 2 >= 15, "ranking packs up to 15 algorithms");
+    for (std::uint64_t packed = ranking_for(k, ctx); packed; packed >>= 4) {
+        const CollAlgorithm& a = list[static_cast<std::size_t>((packed & 15) - 1)];
         const char* why = nullptr;
         if (!a.applicable(ctx, &why)) continue;
         if (forced_why && !t.fallback_noticed[i].exchange(true))

@@ -7,15 +7,20 @@
 // data size where the standard makes it equal on all ranks (not, e.g., the
 // counts of a vector form, which differ per rank, nor MPI_IN_PLACE).
 //
-// HMPI_<COLLECTIVE>_ALGORITHM=name (read by runtime config) forces one; if it
-// cannot run a call, the first applicable one runs instead and HMPI says so
-// once per collective.
+// Among the applicable algorithms the one with the lowest predicted time
+// runs (cost(), the Li-Hoefler model: collectives/model/); the ranking is
+// cached per communicator, collective and size range. HMPI_<COLLECTIVE>_
+// ALGORITHM=name (read by runtime config) forces one; if it cannot run a
+// call, the model's choice runs instead and HMPI says so once per collective.
 #pragma once
+#include <cstddef>
 #include <span>
+#include <vector>
 
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/kinds.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
@@ -25,14 +30,35 @@ struct CollAlgorithm {
     // Whether it can run this call; if not, *why says why (for the notice).
     bool (*applicable)(const CollCtx& ctx, const char** why);
     CollTask (*run)(CollCtx& ctx);
+    // Predicted time in ns of a call (collectives/model/cost.hpp). May use
+    // only the query (what all ranks agree on), never per-rank arguments.
+    double (*cost)(const CostQuery& q);
 };
 
 // The algorithms of a collective, in order of preference.
 std::span<const CollAlgorithm> algorithms_of(CollKind k) noexcept;
 
 // The algorithm to run for this call: the forced one if it applies, else the
-// first applicable one. Never null (every registry ends with a general one).
+// applicable one with the lowest predicted time.
 const CollAlgorithm& select_algorithm(CollKind k, const CollCtx& ctx);
+
+// Every algorithm of a collective with its predicted time for the query,
+// cheapest first (ties keep the table's order; an algorithm without a cost
+// or ruled out by the shape has +infinity). Shape only: applicability to a
+// particular call is not checked.
+struct Prediction {
+    const CollAlgorithm* algorithm;
+    double ns;
+};
+std::vector<Prediction> predict(CollKind k, const CostQuery& q);
+
+// Size ranges of the decision cache: range 0 holds 0 bytes; then two ranges
+// per power of two ([2^k, 2^k*sqrt2), [2^k*sqrt2, 2^(k+1))). A range's
+// decision is made at its representative size (its geometric middle), so it
+// is the same whichever call of the range comes first.
+int size_range_of(std::size_t bytes) noexcept;
+std::size_t size_range_low(int range) noexcept;            // first byte count in the range
+std::size_t size_range_representative(int range) noexcept;
 
 // Helpers for tables.
 bool always_applicable(const CollCtx&, const char**);

@@ -18,6 +18,7 @@ CollShared* make_shared_state(const CommShared& comm) {
     s->size = comm.size;
     s->members.reset(new CollMember[static_cast<std::size_t>(comm.size)]);
     Job& j = job();
+    s->topology = comm_topology_of_world_ranks(comm.world_rank_of);
     for (int r = 0; r < comm.size; ++r) {
         CollMember& m = s->members[static_cast<std::size_t>(r)];
         m.rank = j.ranks[static_cast<std::size_t>(comm.world_rank_of[static_cast<std::size_t>(r)])].get();

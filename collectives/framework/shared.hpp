@@ -17,6 +17,8 @@
 
 #include "base/cacheline.hpp"
 #include "collectives/framework/call.hpp"
+#include "collectives/framework/kinds.hpp"
+#include "collectives/framework/levels.hpp"
 #include "primitives/flag.hpp"
 
 namespace hmpi {
@@ -53,9 +55,22 @@ struct alignas(kFalseSharingRange) CollMember {
     Rank* rank = nullptr;  // whose doorbell wakes it
 };
 
+// Per collective, size range and op commutativity: the algorithms ranked
+// by predicted time (registry.cpp). Each entry packs up to 15 algorithm
+// indices + 1 in 4-bit fields, lowest first; 0 = not decided yet. Any rank
+// may decide (they all compute the same ranking) and store it.
+inline constexpr int kSizeRanges = 96;
+struct DecisionCache {
+    std::atomic<std::uint64_t> ranking[kCollKinds][2][kSizeRanges] = {};
+};
+
 struct CollShared {
     int size = 0;
     std::unique_ptr<CollMember[]> members;
+    // Where the members sit (levels.hpp), made with the state.
+    CommTopology topology;
+    DecisionCache decisions;
+    std::atomic<bool> explained{false};  // HMPI_EXPLAIN has described it
 };
 
 // The communicator side's state, made on first use.

@@ -66,6 +66,16 @@ const std::vector<ParamInfo>& parameter_table() {
          "(hmpi-info --algorithms lists them). A call the algorithm cannot handle runs the default "
          "choice instead, with a one-time notice; an unknown collective or name is an error.",
          "collectives/*/table.cpp"},
+        {"HMPI_PROFILE", "auto", "file path",
+         "Model parameters for choosing collective algorithms, as written by hmpi-calibrate. "
+         "auto = the profile hmpi-calibrate writes by default for this machine's topology "
+         "(docs/model.md); without one a built-in conservative default is used, with a notice.",
+         "docs/model.md"},
+        {"HMPI_EXPLAIN", "0", "0|1",
+         "1 prints the communicator's topology levels, the model parameters and, for each "
+         "collective and size range the first time it is decided, every algorithm's predicted "
+         "time and the chosen one.",
+         "docs/model.md"},
     };
     return table;
 }
@@ -137,6 +147,12 @@ Config read_config() {
     c.split_copy_chunk = 128 << 10;
     if (const char* v = env("HMPI_SPLIT_COPY_MIN")) c.split_copy_min = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_MIN", v, 0, 1LL << 50));
     if (const char* v = env("HMPI_SPLIT_COPY_CHUNK")) c.split_copy_chunk = static_cast<std::size_t>(parse_int("HMPI_SPLIT_COPY_CHUNK", v, 4096, 1LL << 40));
+    if (const char* v = env("HMPI_PROFILE")) c.profile_path = v;
+    if (const char* v = env("HMPI_EXPLAIN")) {
+        if (!std::strcmp(v, "0")) c.explain = false;
+        else if (!std::strcmp(v, "1")) c.explain = true;
+        else die("invalid value '%s' for HMPI_EXPLAIN (expected 0 or 1)", v);
+    }
     if (const char* v = env("HMPI_REDUCE_ISA")) {
         if (!std::strcmp(v, "auto")) c.reduce_isa = ReduceIsa::best;
         else if (!std::strcmp(v, "avx512")) c.reduce_isa = ReduceIsa::avx512;

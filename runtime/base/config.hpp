@@ -36,6 +36,9 @@ struct Config {
     // (collective in lower case, algorithm name). The collectives' registry
     // checks the names (collectives/framework/registry.cpp).
     std::vector<std::pair<std::string, std::string>> forced_algorithms;
+    // Performance model of the collectives (docs/model.md).
+    std::string profile_path;         // HMPI_PROFILE ("" = the default location)
+    bool explain = false;             // HMPI_EXPLAIN
 };
 
 struct ParamInfo {

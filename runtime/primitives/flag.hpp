@@ -15,14 +15,25 @@
 // with monotonically increasing sequence numbers); XHC, Section IV-B.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "base/cacheline.hpp"
 
 namespace hmpi {
 
+// Bytes that travel inline with a flag, in the same cache line as its
+// value: a reader that sees the value takes no second miss for them
+// (tiny messages; collectives-techniques.md, "Tiny messages inline").
+inline constexpr std::size_t kFlagPayloadBytes = 56;
+
 struct alignas(kFalseSharingRange) SingleWriterFlag {
     std::atomic<std::uint64_t> value{0};
+    // Written by the writer before publish(); read by readers after they
+    // see the value that announces it (the release/acquire pair orders
+    // them). The writer must not rewrite it while readers of the earlier
+    // value may still read (the collectives' lifetime rule keeps that).
+    alignas(8) unsigned char payload[kFlagPayloadBytes];
 
     // Writer side: makes `v` (>= the current value) visible with release order.
     void publish(std::uint64_t v) noexcept { value.store(v, std::memory_order_release); }
@@ -32,5 +43,6 @@ struct alignas(kFalseSharingRange) SingleWriterFlag {
 };
 
 static_assert(sizeof(SingleWriterFlag) == kFalseSharingRange);
+static_assert(sizeof(std::atomic<std::uint64_t>) + kFlagPayloadBytes == 64, "payload shares the value's cache line");
 
 }  // namespace hmpi

@@ -1,0 +1,103 @@
+// Cost building blocks (cost.hpp): the Li-Hoefler equations, Section 2.
+#include "collectives/model/cost.hpp"
+
+#include <algorithm>
+
+#include "collectives/framework/context.hpp"
+#include "core/datatype.hpp"
+
+namespace hmpi::coll {
+
+namespace {
+std::size_t bytes_of(std::int64_t count, const Datatype* t) noexcept {
+    return t && count > 0 ? static_cast<std::size_t>(count) * t->size : 0;
+}
+}  // namespace
+
+std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept {
+    const std::size_t send = bytes_of(call.sendcount, call.sendtype);
+    const std::size_t recv = bytes_of(call.recvcount, call.recvtype);
+    switch (call.kind) {
+        case CollKind::bcast: return recv;
+        // Reductions: the whole input vector (the API layer's sendcount).
+        case CollKind::reduce:
+        case CollKind::allreduce:
+        case CollKind::reduce_scatter:
+        case CollKind::reduce_scatter_block:
+        case CollKind::scan:
+        case CollKind::exscan: return send;
+        case CollKind::gather:
+        case CollKind::allgather:
+        case CollKind::alltoall: return call.in_place ? recv : send;
+        case CollKind::scatter: return rank == call.root ? send : recv;
+        default: (void)size; return 0;  // barrier; v, w and neighborhood forms
+    }
+}
+
+std::size_t message_bytes(const CollCtx& ctx) noexcept {
+    if (ctx.comm().is_inter()) return 0;
+    return message_bytes(ctx.call(), ctx.rank(), ctx.size());
+}
+
+double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
+}
+double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    return c.spills(ws) && l.B_mem > 0 ? l.B_mem : l.B;
+}
+double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
+    return l.a + line_cost(c, l, ws) * m;
+}
+double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
+    return l.a + congested_line_cost(c, l, ws) * t * m;
+}
+
+double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept {
+    if (q <= 1) return 0;
+    const LinkCost& al = c.params.alpha;
+    const double b = line_cost(c, al, ws), B = congested_line_cost(c, al, ws);
+    // Eq. 1: c = floor(b/B) threads can share the cache without congestion.
+    const int cc = std::max(1, static_cast<int>(B > 0 ? b / B : q));
+    const int d = std::min(q, (2 << ceil_log2(cc)) + cc);
+    const double first = d < q ? al.a + (q - d) * B * m : 0.0;
+    return first + (al.a + b * m) * ceil_log2(d);
+}
+
+double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept {
+    return s <= 1 ? 0.0 : step_cost(c, c.params.beta, m, ws) * ceil_log2(s);
+}
+
+double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
+    if (s <= 1) return q <= 1 ? 0.0 : congested_step_cost(c, c.params.alpha, m, q - 1, ws);
+    return congested_step_cost(c, c.params.beta, m, q, ws);
+}
+
+double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
+    if (s <= 1) return li_one_stage_bcast(c, q, s, m, ws);
+    return (q > 1 ? congested_step_cost(c, c.params.alpha, m, q - 1, ws) : 0.0) + step_cost(c, c.params.beta, m, ws);
+}
+
+double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage) noexcept {
+    const double one = li_one_stage_bcast(c, q, s, m, ws), two = li_two_stage_bcast(c, q, s, m, ws);
+    if (two_stage) *two_stage = s > 1 && two < one;
+    return std::min(one, two);
+}
+
+double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept {
+    if (p <= 1) return 0;
+    const double in = congested_step_cost(c, c.params.alpha, m, q, ws);
+    const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) : 0.0;
+    if ((p & (p - 1)) == 0) return in * floor_log2(q) + across * floor_log2(s);  // Eq. 6
+    // Eq. 7 (with one domain, every step is within it).
+    if (s <= 1) return in * (ceil_log2(p) + 1);
+    return in * (ceil_log2(q) + 2) + across * std::max(0, ceil_log2(p) - floor_log2(q) - 1);
+}
+
+double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
+    const LinkCost& al = c.params.alpha;
+    const double intra = q > 1 ? al.a * q + congested_line_cost(c, al, ws) * m * q : 0.0;  // Eq. 8
+    const double inter = s > 1 ? (c.params.beta.a + congested_line_cost(c, c.params.beta, ws) * m) * ceil_log2(s) : 0.0;
+    return intra + inter;  // Eq. 10
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,92 @@
+// Cost formulas: what one call of an algorithm is predicted to take.
+//
+// Every CollAlgorithm has a cost function (registry.hpp) that returns the
+// predicted time in ns of the call described by a CostQuery. They are built
+// from the Li-Hoefler equations below (Section 2, Eq. 1-11) and, for what
+// the paper does not cover, documented formulas of our own in each
+// algorithm's file (docs/model.md lists them).
+//
+// The formulas use the communicator's shape (p ranks, s cache domains, q
+// ranks in the largest) from its topology, and m = the call's message in
+// cache lines. Whether in-cache or memory per-line costs apply is decided by
+// the algorithm's working set against the cache (LinkCost, params.hpp).
+#pragma once
+#include <cmath>
+#include <cstddef>
+
+#include "collectives/framework/kinds.hpp"
+#include "collectives/framework/levels.hpp"
+#include "collectives/model/params.hpp"
+
+namespace hmpi::coll {
+
+class CollCtx;
+struct CollCall;
+
+inline constexpr std::size_t kCacheLine = 64;
+
+struct CostQuery {
+    const ModelParams& params;
+    const CommTopology& topo;
+    CollKind kind = CollKind::barrier;
+    // The message every rank agrees on (message_bytes below): the whole
+    // vector for reductions and Bcast, one rank's block for the gathers,
+    // scatters and alltoalls, 0 where ranks do not agree (v and w forms).
+    std::size_t bytes = 0;
+    bool commutative = true;
+
+    int p() const noexcept { return topo.p; }
+    int q() const noexcept { return topo.q; }
+    int s() const noexcept { return topo.s; }
+    // The message in cache lines (at least 1 once there is data).
+    double m() const noexcept { return lines(bytes); }
+    static double lines(std::size_t b) noexcept {
+        return static_cast<double>((b + kCacheLine - 1) / kCacheLine);
+    }
+    // Whether an algorithm touching `working_set` bytes runs out of cache.
+    bool spills(std::size_t working_set) const noexcept {
+        return topo.cache_bytes != 0 && working_set > topo.cache_bytes;
+    }
+};
+
+// The message size all ranks of a call agree on (CostQuery::bytes).
+std::size_t message_bytes(const CollCtx& ctx) noexcept;
+std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept;
+
+// ---- Building blocks, in ns. `ws` is the algorithm's working set in bytes.
+inline int ceil_log2(int x) noexcept {
+    int k = 0;
+    while ((1 << k) < x) ++k;
+    return k;
+}
+inline int floor_log2(int x) noexcept {
+    int k = 0;
+    while ((2 << k) <= x) ++k;
+    return k;
+}
+// Per-line costs in or out of cache.
+double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem
+double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
+// a + b*m: one step of one thread.
+double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
+// a + B*t*m: one step of t threads at once.
+double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
+
+// Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
+// a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
+double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept;
+// Eq. 2: (a_beta + b_beta*m)*ceil(log2 s).
+double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept;
+// Eq. 4: the cheaper of a two-stage broadcast (a_alpha + B_alpha(q-1)m +
+// a_beta + b_beta m) and a one-stage one (a_beta + B_beta q m); with one
+// cache domain (s == 1) a one-stage broadcast within it, a_alpha +
+// B_alpha(q-1)m. *two_stage (if given) says which is cheaper.
+double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage = nullptr) noexcept;
+double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
+double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
+// Eq. 6 (p a power of two) and Eq. 7 (otherwise): dissemination.
+double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
+// Eq. 10: tiled reduction within domains, tree across.
+double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
+
+}  // namespace hmpi::coll

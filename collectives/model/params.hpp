@@ -1,0 +1,74 @@
+// The parameters of the Li-Hoefler performance model, as measured on this
+// machine by hmpi-calibrate (or a built-in conservative default).
+//
+// Li, Hoefler, Hu, Snir (2014), Section 2: moving m cache lines (in modified
+// state) in one synchronized step costs a + b*m when one thread does it and
+// a + B*t*m when t threads do so at once and share the link; alpha within a
+// cache domain (the cores under one L3 / socket), beta across domains.
+// HMPI's extension, documented in docs/model.md: the per-line costs differ
+// once the algorithm's working set no longer fits in the cache (the paper's
+// Section 3.1 observes it above 768 KB), so each link has in-cache costs
+// (b, B) and memory costs (b_mem, B_mem). `a` includes HMPI's own cost of
+// a synchronized step (a flag handoff), since that is what a step costs.
+//
+// Units: nanoseconds; m counts 64-byte cache lines.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "collectives/framework/levels.hpp"
+
+namespace hmpi::coll {
+
+struct LinkCost {
+    double a = 0;      // ns per synchronized step
+    double b = 0;      // ns per line, one thread alone
+    double B = 0;      // ns per line per thread, t threads at once
+    double b_mem = 0;  // the same once the working set exceeds the cache
+    double B_mem = 0;
+};
+
+struct LevelCost {
+    LevelKind kind = LevelKind::node;
+    LinkCost cost;  // between two ranks whose lowest common level is `kind`
+};
+
+struct ModelParams {
+    LinkCost alpha;  // within a cache domain
+    LinkCost beta;   // across cache domains (equal to alpha on a machine with one)
+    // Per level where the machine has more than the two (innermost first);
+    // may be empty.
+    std::vector<LevelCost> levels;
+    // One thread copying a large array memory to memory, bytes per ns (GB/s),
+    // with temporal and with non-temporal stores: the bound for large
+    // messages (data access volume / bandwidth).
+    double copy_bandwidth = 0;
+    double nt_copy_bandwidth = 0;
+    // What the parameters were measured for (docs/model.md) and where they
+    // came from (the profile's path, or "built-in default").
+    std::string topology_key;
+    std::string source;
+};
+
+// The conservative built-in parameters (used when no profile is found).
+ModelParams default_model_params();
+
+// Profile files (docs/model.md): text, one "key value" per line.
+std::string format_profile(const ModelParams& p);
+std::optional<ModelParams> parse_profile(std::string_view text, std::string* error);
+
+// This machine's topology key (a profile measured elsewhere does not apply).
+std::string machine_topology_key();
+
+// The parameters the runtime uses: loaded once from the profile
+// (HMPI_PROFILE, else the default location for this machine's key), or the
+// default with a one-line notice.
+const ModelParams& model_params();
+
+// Replaces the parameters model_params() returns (tests, hmpi-info --profile).
+void set_model_params(ModelParams p);
+
+}  // namespace hmpi::coll

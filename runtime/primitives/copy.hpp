@@ -1,0 +1,22 @@
+// Copies for the collectives: temporal or non-temporal stores, chosen by the
+// caller from the algorithm's working set (YHCCL Algorithm 1; the choice is
+// coll::store_kind_for in collectives/framework/data.hpp).
+//
+// Non-temporal stores bypass the cache, so they pay off only when the
+// destination will not be read soon and the working set would evict useful
+// lines anyway. They are weakly ordered: a copy with them ends with an
+// sfence (done here), so publishing a flag after copy_bytes returns is safe.
+#pragma once
+#include <cstddef>
+
+namespace hmpi {
+
+enum class StoreKind : unsigned char { temporal, non_temporal };
+
+// dst and src must not overlap.
+void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;
+
+// Orders earlier non-temporal stores before later stores (a flag's publish).
+void store_fence() noexcept;
+
+}  // namespace hmpi
