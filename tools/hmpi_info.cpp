@@ -1,44 +1,178 @@
-// hmpi-info: prints what the runtime would do.
+// hmpi-info: prints what the runtime would do on this machine, without
+// running a program.
 //
-//   hmpi-info --algorithms             every collective and its algorithms, in order of preference
-//   hmpi-info --algorithms COLLECTIVE  the algorithm names of one collective, one per line
+//   hmpi-info --algorithms             every collective and its algorithms
+//   hmpi-info --algorithms COLLECTIVE  one collective's algorithm names, one per line
 //                                      (what tests/coll/run-per-algorithm.sh iterates over)
+//   hmpi-info --topology [-n NP]       the topology levels of NP ranks bound as hmpirun binds them
+//   hmpi-info --params                 the model parameters the runtime would load, and from where
+//   hmpi-info --model COLLECTIVE [-n NP] [--sizes LIST] [--non-commutative] [--csv]
+//                                      every algorithm's predicted time per size, and the model's pick
+//                                      (CSV: collective,algorithm,bytes,predicted_us,chosen)
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "collectives/framework/kinds.hpp"
+#include "collectives/framework/levels.hpp"
 #include "collectives/framework/registry.hpp"
+#include "collectives/model/cost.hpp"
+#include "collectives/model/params.hpp"
+#include "base/topology.hpp"
 
 namespace {
+
+using namespace hmpi::coll;
 
 int usage() {
     std::fprintf(stderr,
                  "usage: hmpi-info --algorithms [COLLECTIVE]\n"
-                 "  --algorithms             list every collective's algorithms, in order of preference\n"
-                 "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n");
+                 "       hmpi-info --topology [-n NP]\n"
+                 "       hmpi-info --params\n"
+                 "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,...] [--non-commutative] [--csv]\n"
+                 "  --algorithms             list every collective's algorithms\n"
+                 "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n"
+                 "  --topology               the levels NP ranks (default: one per core) would use\n"
+                 "  --params                 the performance model's parameters and their source\n"
+                 "  --model                  each algorithm's predicted time per message size and the\n"
+                 "                           model's pick; sizes default to 8 B .. 16 MiB (powers of two)\n");
     return 2;
+}
+
+bool parse_kind(const char* name, CollKind* k) {
+    if (coll_kind_from_name(name, k)) return true;
+    std::fprintf(stderr, "hmpi-info: no collective named '%s'\n", name);
+    return false;
+}
+
+CommTopology topology_of(int np) {
+    std::vector<int> world(static_cast<std::size_t>(np));
+    for (int r = 0; r < np; ++r) world[static_cast<std::size_t>(r)] = r;
+    return comm_topology_of_world_ranks(world);
+}
+
+void print_params(const ModelParams& p) {
+    std::printf("model parameters from %s (topology key %s)\n", p.source.c_str(), p.topology_key.c_str());
+    auto link = [](const char* name, const LinkCost& l) {
+        std::printf("  %-6s a = %8.1f ns   b = %6.2f ns/line   B = %6.2f ns/line   b_mem = %6.2f   B_mem = %6.2f\n", name,
+                    l.a, l.b, l.B, l.b_mem, l.B_mem);
+    };
+    link("alpha", p.alpha);
+    link("beta", p.beta);
+    for (const LevelCost& l : p.levels) link(level_name(l.kind), l.cost);
+    std::printf("  copy bandwidth %.2f GB/s (non-temporal %.2f GB/s)\n", p.copy_bandwidth, p.nt_copy_bandwidth);
+}
+
+int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv) {
+    const ModelParams& params = model_params();
+    const CommTopology topo = topology_of(np);
+    if (csv) std::printf("collective,algorithm,bytes,predicted_us,chosen\n");
+    else {
+        print_params(params);
+        std::printf("%s\n", describe(topo).c_str());
+    }
+    for (CollKind k : kinds) {
+        std::vector<std::size_t> sz = sizes;
+        if (sz.empty()) {
+            if (k == CollKind::barrier) sz = {0};
+            else
+                for (std::size_t b = 8; b <= (16u << 20); b *= 2) sz.push_back(b);
+        }
+        std::vector<const CollAlgorithm*> algs;
+        for (const CollAlgorithm& a : algorithms_of(k))
+            if (!is_intercomm_algorithm(k, a)) algs.push_back(&a);
+        if (!csv) {
+            std::printf("\n%s, %d ranks%s (predicted us; * = the model's pick)\n%10s", coll_name(k), np,
+                        commutative ? "" : ", non-commutative op", "bytes");
+            for (const CollAlgorithm* a : algs) std::printf(" %20s", a->name);
+            std::printf("\n");
+        }
+        for (std::size_t bytes : sz) {
+            const CostQuery q{params, topo, k, bytes, commutative};
+            const CollAlgorithm* pick = model_choice(k, params, topo, bytes, commutative);
+            if (!csv) std::printf("%10zu", bytes);
+            for (const CollAlgorithm* a : algs) {
+                double ns = a->cost ? a->cost(q) : std::numeric_limits<double>::infinity();
+                const bool finite = std::isfinite(ns);
+                if (csv) {
+                    if (finite) std::printf("%s,%s,%zu,%.4f,%d\n", coll_name(k), a->name, bytes, ns / 1000, a == pick);
+                    else std::printf("%s,%s,%zu,,%d\n", coll_name(k), a->name, bytes, a == pick);
+                } else {
+                    char cell[32];
+                    if (finite) std::snprintf(cell, sizeof cell, "%.3f%s", ns / 1000, a == pick ? "*" : "");
+                    else std::snprintf(cell, sizeof cell, "-");
+                    std::printf(" %20s", cell);
+                }
+            }
+            if (!csv) std::printf("\n");
+        }
+    }
+    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    using namespace hmpi::coll;
-    if (argc < 2 || std::strcmp(argv[1], "--algorithms") != 0 || argc > 3) return usage();
-    if (argc == 3) {
-        CollKind k;
-        if (!coll_kind_from_name(argv[2], &k)) {
-            std::fprintf(stderr, "hmpi-info: no collective named '%s'\n", argv[2]);
-            return 2;
+    if (argc < 2) return usage();
+    const std::string cmd = argv[1];
+    if (cmd == "--algorithms") {
+        if (argc > 3) return usage();
+        if (argc == 3) {
+            CollKind k;
+            if (!parse_kind(argv[2], &k)) return 2;
+            for (const CollAlgorithm& a : algorithms_of(k)) std::printf("%s\n", a.name);
+            return 0;
         }
-        for (const CollAlgorithm& a : algorithms_of(k)) std::printf("%s\n", a.name);
+        for (int i = 0; i < kCollKinds; ++i) {
+            const auto k = static_cast<CollKind>(i);
+            std::printf("%s (HMPI_", coll_name(k));
+            for (const char* c = coll_name(k); *c; ++c) std::putchar(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+            std::printf("_ALGORITHM):\n");
+            for (const CollAlgorithm& a : algorithms_of(k)) std::printf("  %-22s %s\n", a.name, a.description);
+        }
         return 0;
     }
-    for (int i = 0; i < kCollKinds; ++i) {
-        const auto k = static_cast<CollKind>(i);
-        std::printf("%s (HMPI_", coll_name(k));
-        for (const char* c = coll_name(k); *c; ++c) std::putchar(*c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
-        std::printf("_ALGORITHM):\n");
-        for (const CollAlgorithm& a : algorithms_of(k)) std::printf("  %-22s %s\n", a.name, a.description);
+    // Options shared by --topology and --model.
+    int np = 0;
+    std::vector<std::size_t> sizes;
+    bool commutative = true, csv = false;
+    std::vector<CollKind> kinds;
+    for (int i = 2; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "-n" && i + 1 < argc) {
+            np = std::atoi(argv[++i]);
+            if (np < 1) return usage();
+        } else if (a == "--sizes" && i + 1 < argc) {
+            for (char* s = argv[++i]; *s;) {
+                char* end;
+                sizes.push_back(std::strtoull(s, &end, 10));
+                if (end == s) return usage();
+                s = *end == ',' ? end + 1 : end;
+            }
+        } else if (a == "--non-commutative") commutative = false;
+        else if (a == "--csv") csv = true;
+        else if (cmd == "--model" && kinds.empty() && a == "all") {
+            for (int k = 0; k < kCollKinds; ++k) kinds.push_back(static_cast<CollKind>(k));
+        } else if (cmd == "--model" && kinds.empty()) {
+            CollKind k;
+            if (!parse_kind(argv[i], &k)) return 2;
+            kinds.push_back(k);
+        } else return usage();
     }
-    return 0;
+    if (np == 0) np = std::max(1, hmpi::topology_core_count());
+    if (cmd == "--topology") {
+        std::printf("%s\n", describe(topology_of(np)).c_str());
+        return 0;
+    }
+    if (cmd == "--params") {
+        print_params(model_params());
+        return 0;
+    }
+    if (cmd == "--model" && !kinds.empty()) return model(kinds, np, sizes, commutative, csv);
+    return usage();
 }

@@ -4,12 +4,16 @@
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
 CollTask allgather_direct(CollCtx& ctx);
+double allgather_direct_cost(const CostQuery& q);
 CollTask allgather_ring(CollCtx& ctx);
+double allgather_ring_cost(const CostQuery& q);
 CollTask allgather_recursive_doubling(CollCtx& ctx);
+double allgather_recursive_doubling_cost(const CostQuery& q);
 
 // The ring publishes one flag step per block it holds (steps 1..P).
 inline constexpr int kAllgatherRingMaxRanks = 255;

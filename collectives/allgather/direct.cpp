@@ -10,6 +10,10 @@
 // readers, spread in time by the staggered order. The closing wait is the
 // lifetime rule's acknowledgement (one flag per rank).
 //
+// Model cost: the P ranks copy P - 1 blocks each at once, then one flag
+// round: a + B P (P - 1) m + a_alpha ((a, B) = alpha, or beta when s > 1;
+// working set P^2 m bytes).
+//
 // Flags: flag 1 step 1 = "I have read every contribution".
 #include "collectives/allgather/allgather.hpp"
 #include "collectives/gather/blocks.hpp"
@@ -30,6 +34,13 @@ CollTask allgather_direct(CollCtx& ctx) {
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
+}
+
+double allgather_direct_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
+    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

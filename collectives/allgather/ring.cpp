@@ -12,6 +12,9 @@
 // P - 1 dependent rounds. The per-round signal is one flag line between
 // neighbours.
 //
+// Model cost: P - 1 dependent rounds in which all P ranks copy one block:
+// (P - 1) (a + B P m) + a_alpha ((a, B) = alpha, or beta when s > 1).
+//
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
 // everything I need from my left neighbour" (read by it: the lifetime rule).
@@ -38,6 +41,13 @@ CollTask allgather_ring(CollCtx& ctx) {
     ctx.publish_to(2, 1, left);
     CO_WAIT_UNTIL(ctx.reached(right, 2, 1));
     co_return rc;
+}
+
+double allgather_ring_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
+    return (q.p() - 1) * congested_step_cost(q, link, q.m(), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -25,11 +25,12 @@ bool power_of_two_applies(const CollCtx& ctx, const char** why) {
 // recursive doubling bound the readers per buffer (1) at the price of
 // P - 1 or log2(P) dependent rounds.
 const CollAlgorithm kAllgather[] = {
-    {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only, allgather_direct},
+    {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only, allgather_direct,
+     allgather_direct_cost},
     {"ring", "P - 1 rounds, each copying one block from the left neighbour (Thakur et al. 2005)", ring_applies,
-     allgather_ring},
+     allgather_ring, allgather_ring_cost},
     {"recursive_doubling", "log2 P rounds of pairwise block exchange, P a power of two (Thakur et al. 2005)",
-     power_of_two_applies, allgather_recursive_doubling},
+     power_of_two_applies, allgather_recursive_doubling, allgather_recursive_doubling_cost},
 };
 
 }  // namespace

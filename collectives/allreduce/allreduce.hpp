@@ -2,10 +2,17 @@
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
 CollTask allreduce_reduce_bcast(CollCtx& ctx);
 CollTask allreduce_tiled(CollCtx& ctx);
+CollTask allreduce_tree(CollCtx& ctx);
+CollTask allreduce_dissemination(CollCtx& ctx);
+double allreduce_reduce_bcast_cost(const CostQuery& q);
+double allreduce_tiled_cost(const CostQuery& q);
+double allreduce_tree_cost(const CostQuery& q);
+double allreduce_dissemination_cost(const CostQuery& q);
 
 }  // namespace hmpi::coll

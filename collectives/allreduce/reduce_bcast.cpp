@@ -3,10 +3,13 @@
 // collectives/reduce/linear.cpp), then every other rank copies the result
 // straight from rank 0's receive buffer into its own.
 //
-// Cost (Li, Hoefler et al., Section 2.4 composed with 2.2, one-stage forms):
-// (P - 1) * (b + g) * m at rank 0, then P - 1 concurrent readers of m bytes:
-// ~ 2a + (P - 1) * (b + g) * m + B * (P - 1) * m. The simple form for small
-// vectors; tiled.cpp spreads the work for large ones.
+// Cost (our formula, built from the Li-Hoefler parameters): rank 0 reads
+// and folds the q - 1 other inputs of its domain and the p - q of other
+// domains alone, one step, then every rank copies at once (Eq. 4's
+// one-stage broadcast):
+//   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m)
+// (working set p * m lines). The simple form for small p; tree.cpp and
+// tiled.cpp spread the work.
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer, which it overwrites
 // only after rank 0 has said it read every input (the reduction's flag).
@@ -32,6 +35,14 @@ CollTask allreduce_reduce_bcast(CollCtx& ctx) {
     rc = copy_data(at_root.recvbuf, at_root.recvcount, *at_root.recvtype, me.recvbuf, me.recvcount, *me.recvtype);
     ctx.publish_to(2, 1, 0);
     co_return rc;
+}
+
+double allreduce_reduce_bcast_cost(const CostQuery& q) {
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const double m = q.m();
+    const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
+                                            (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
+    return (q.p() > 1 ? fold : 0.0) + li_one_stage_bcast(q, q.q(), q.s(), m, ws);
 }
 
 }  // namespace hmpi::coll

@@ -1,55 +1,172 @@
-// Tiled allreduce: a reduce-scatter followed by an allgather, both through
-// shared memory (Li, Hoefler et al., Section 2.4, the two-stage
-// reduce-scatter + allgather form). The vector is cut into P slices of
-// nearly equal element counts; rank k folds slice k of every rank's input,
-// in rank order, into slice k of its own receive buffer, then every rank
-// copies the other P - 1 slices from their owners' receive buffers.
+// Tiled allreduce: Li, Hoefler, Hu, Snir (2014), Section 2.4 ("tiled-
+// reduce-broadcast", Fig. 9). Within each cache domain the vector is cut
+// into one tile per member, at cache-line granularity (tile boundaries on
+// multiples of 64 bytes from the buffer start, so no two ranks write one
+// line); member i folds tile i of every domain member's input, in rank
+// order, into its domain leader's receive buffer, a strip of
+// strip_bytes (knobs.hpp) at a time so the partial stays in cache while the
+// inputs stream past. Across domains the domain partials are combined by an
+// n-ary tree of domains, every member carrying its own tile (so q reductions
+// run in parallel, Eq. 9); then the result is broadcast in one or two
+// stages (Eq. 4, whichever the model predicts cheaper).
 //
-// Cost: each rank reads P slices of m/P bytes and applies P - 1 reductions
-// on them, then copies (P - 1) * m/P bytes, all ranks in parallel:
-// ~ 2a + (P - 1) * (b + g) * m / P + (P - 1) * b * m / P; no temporary
-// buffer except for a rank whose MPI_IN_PLACE input sits in the middle of a
-// non-commutative fold (one scratch of a slice).
+// Cost, Eq. 11 = Eq. 10 + Eq. 4:
+//   T = a_a q + B_a q m + (a_b + B_b m) ceil(log2 s)
+//     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
+// (li_tiled_reduce + li_bcast; working set p * m lines).
 //
-// MPI_IN_PLACE: slice k of every buffer is touched only by rank k during the
-// first stage, and rank j overwrites slice k of its receive buffer (its
-// input) only after rank k has said its slice is done, so results never
-// overwrite an input somebody still reads.
+// Any op: non-commutative ops fold in rank order, domains in rank order (a
+// topology whose domains are not rank ranges runs with one domain of all
+// ranks); a cross-domain step of a non-commutative op computes acc op P(c)
+// into the child domain's partial (consumed by then) and copies it back.
+// MPI_IN_PLACE: tile i of a leader's receive buffer (its input) is read and
+// written by member i only. One scratch of a strip for a non-commutative
+// in-place leader.
 //
-// Flags: flag 1 step 1 = "my slice is reduced (and I read no input any
-// more)"; flag 2 step 1 = "I have copied every slice"; every rank waits for
-// all flags 2 before returning (the lifetime rule).
+// Flags: flag 1 step 1 = "my domain tile is folded"; flag 1 step 2 = "my
+// share of my domain's partial is complete" (after my cross-domain folds);
+// then result_bcast's flags 2 and 3 from the top domain's leader (rank 0).
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 #include "collectives/allreduce/allreduce.hpp"
+#include "collectives/allreduce/knobs.hpp"
+#include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/framework/data.hpp"
 #include "collectives/reduce/reduction.hpp"
+#include "core/op.hpp"
 
 namespace hmpi::coll {
 
+namespace {
+
+// Element counts on which tiles may start: a multiple of the tile alignment
+// in bytes (or every element when the extent does not divide it evenly).
+std::int64_t tile_granule(const Datatype& t) {
+    const std::int64_t ext = std::max<std::int64_t>(1, t.extent);
+    const std::int64_t a = static_cast<std::int64_t>(kReductionKnobs.tile_align_bytes);
+    return a / std::gcd(a, ext);
+}
+
+std::int64_t tile_begin(std::int64_t count, int t, int tiles, std::int64_t granule) {
+    if (t >= tiles) return count;
+    const std::int64_t raw = count * t / tiles;
+    return raw / granule * granule;
+}
+
+// The domains the algorithm uses, each in rank order, ordered by leader.
+std::vector<std::vector<int>> tile_domains(const CommTopology& topo, int p, bool rank_order) {
+    std::vector<std::vector<int>> out;
+    if (topo.domain_level >= 0 && topo.domain_level < static_cast<int>(topo.levels.size())) {
+        for (const LevelGroup& g : topo.levels[static_cast<std::size_t>(topo.domain_level)].groups)
+            out.push_back(g.members);
+        std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x[0] < y[0]; });
+        bool contiguous = true;
+        for (const auto& g : out) contiguous = contiguous && g.back() - g.front() + 1 == static_cast<int>(g.size());
+        if (!rank_order || contiguous) return out;
+        out.clear();
+    }
+    out.emplace_back(static_cast<std::size_t>(p));
+    std::iota(out[0].begin(), out[0].end(), 0);
+    return out;
+}
+
+}  // namespace
+
 CollTask allreduce_tiled(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    const int p = ctx.size(), rank = ctx.rank();
+    const Op& op = *me.op;
     const std::int64_t count = me.sendcount;
-    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
-    const std::int64_t lo = slice_begin(count, rank, p), hi = slice_begin(count, rank + 1, p);
-    int rc = reduce_in_order(
-        *me.op, *me.sendtype, hi - lo, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), lo); },
-        element_at(me.recvbuf, lo, *me.recvtype), *me.recvtype, me.in_place ? rank : -1);
-    ctx.publish(1, 1);
-    // Start with the next rank's slice so the owners' buffers are not all
-    // read in the same order.
-    for (int i = 1; i < p; ++i) {
-        const int owner = (rank + i) % p;
-        CO_WAIT_UNTIL(ctx.reached(owner, 1, 1));
-        const CollCall& from = ctx.args_of(owner);
-        const std::int64_t first = slice_begin(count, owner, p), n = slice_begin(count, owner + 1, p) - first;
-        if (n <= 0) continue;
-        if (int e = copy_data(element_at(from.recvbuf, first, *from.recvtype), n, *from.recvtype,
-                              element_at(me.recvbuf, first, *me.recvtype), n, *me.recvtype))
-            rc = e;
+    const Datatype& type = *me.sendtype;
+    const int rank = ctx.rank();
+    const CostQuery q = query_of(ctx);
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::vector<std::vector<int>> domains = tile_domains(ctx.topology(), ctx.size(), !op.commutative);
+    const int s = static_cast<int>(domains.size());
+    int my_domain = 0, pos = 0;
+    for (int d = 0; d < s; ++d)
+        for (std::size_t i = 0; i < domains[static_cast<std::size_t>(d)].size(); ++i)
+            if (domains[static_cast<std::size_t>(d)][i] == rank) my_domain = d, pos = static_cast<int>(i);
+    const std::vector<int>& group = domains[static_cast<std::size_t>(my_domain)];
+    const int qd = static_cast<int>(group.size());
+    const std::int64_t granule = tile_granule(type);
+    const std::int64_t strip =
+        std::max<std::int64_t>(granule, static_cast<std::int64_t>(kReductionKnobs.strip_bytes) /
+                                            std::max<std::int64_t>(1, type.extent) / granule * granule);
+    int rc = MPI_SUCCESS;
+
+    // ---- Within the domain: tile `pos` of every member's input into the leader's receive buffer.
+    for (int r : group) CO_WAIT_UNTIL(ctx.arrived(r));
+    const CollCall& leader = ctx.args_of(group[0]);
+    const bool leader_in_place = leader.in_place;
+    TypedScratch strip_scratch;
+    if (!op.commutative && leader_in_place && qd > 1) strip_scratch = TypedScratch(strip, type);
+    {
+        const std::int64_t lo = tile_begin(count, pos, qd, granule), hi = tile_begin(count, pos + 1, qd, granule);
+        for (std::int64_t a = lo; a < hi; a += strip) {
+            const std::int64_t len = std::min(strip, hi - a);
+            void* dst = element_at(leader.recvbuf, a, *leader.recvtype);
+            auto x = [&](int i) { return at(input_of(ctx.args_of(group[static_cast<std::size_t>(i)])), a); };
+            if (!leader_in_place || op.commutative) {
+                reduce_in_order(op, type, len, 0, qd, x, dst, *leader.recvtype, leader_in_place ? 0 : -1);
+            } else if (qd > 1) {
+                // dst holds x_0: fold x_1 .. x_{q-1} apart, then apply x_0 from the left.
+                void* right = strip_scratch.data();
+                const Operand last = x(qd - 1);
+                copy_data(last.buf, len, *last.type, right, len, type);
+                for (int i = qd - 2; i >= 1; --i) reduce_data(op, x(i).buf, right, len, type);
+                reduce_data(op, dst, right, len, type);
+                copy_data(right, len, type, dst, len, *leader.recvtype);
+            }
+        }
     }
-    ctx.publish(2, 1);
-    CO_WAIT_UNTIL(ctx.all_reached(2, 1));
-    co_return rc;
+    ctx.publish(1, 1);
+
+    // ---- Across domains: an n-ary tree of domains, member `pos` carrying cross tile `pos`.
+    int qmin = qd;
+    for (const auto& g : domains) qmin = std::min(qmin, static_cast<int>(g.size()));
+    const int n = std::max(2, kReductionKnobs.tree_radix);
+    if (pos < qmin && s > 1) {
+        for (int r : group) CO_WAIT_UNTIL(ctx.reached(r, 1, 1));
+        const std::int64_t lo = tile_begin(count, pos, qmin, granule), hi = tile_begin(count, pos + 1, qmin, granule);
+        for (std::int64_t j = 1; j < s; j *= n) {
+            if (my_domain % (j * n) != 0) break;
+            for (int i = 1; i < n && my_domain + i * j < s; ++i) {
+                const std::vector<int>& child = domains[static_cast<std::size_t>(my_domain + i * j)];
+                for (int r : child) CO_WAIT_UNTIL(ctx.reached(r, 1, 2));
+                const CollCall& theirs = ctx.args_of(child[0]);
+                for (std::int64_t a = lo; a < hi; a += strip) {
+                    const std::int64_t len = std::min(strip, hi - a);
+                    void* acc = element_at(leader.recvbuf, a, *leader.recvtype);
+                    void* part = element_at(theirs.recvbuf, a, *theirs.recvtype);
+                    if (op.commutative) {
+                        reduce_data(op, part, acc, len, type);
+                    } else {
+                        reduce_data(op, acc, part, len, type);  // part = acc op part
+                        copy_data(part, len, *theirs.recvtype, acc, len, *leader.recvtype);
+                    }
+                }
+            }
+        }
+    }
+    ctx.publish(1, 2);
+
+    // ---- The result is complete in rank 0's receive buffer once its domain's members are done.
+    const int root = domains[0][0];
+    if (rank == root)
+        for (int r : domains[0]) CO_WAIT_UNTIL(ctx.reached(r, 1, 2));
+    bool two_stage = false;
+    li_bcast(q, q.q(), q.s(), q.m(), ws, &two_stage);
+    int rc2 = MPI_SUCCESS;
+    CO_RUN(rc2, result_bcast(ctx, root, two_stage, false));
+    co_return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+double allreduce_tiled_cost(const CostQuery& q) {
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const double m = q.m();
+    return li_tiled_reduce(q, q.q(), q.s(), m, ws) + li_bcast(q, q.q(), q.s(), m, ws);
 }
 
 }  // namespace hmpi::coll

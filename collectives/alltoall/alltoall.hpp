@@ -9,12 +9,15 @@
 
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 #include "collectives/gather/blocks.hpp"
 
 namespace hmpi::coll {
 
 CollTask alltoall_pairwise(CollCtx& ctx);
+double alltoall_pairwise_cost(const CostQuery& q);
 CollTask alltoall_push(CollCtx& ctx);
+double alltoall_push_cost(const CostQuery& q);
 
 // MPI_IN_PLACE: the data a rank sends is its receive buffer as it was on
 // entry, which its peers overwrite. A snapshot is a packed copy of every

@@ -15,6 +15,10 @@
 // buffer a peer would read is being overwritten, so the in-place call runs
 // the push form (push.cpp), whose sources are private snapshots.
 //
+// Model cost: the P ranks each read P - 1 blocks at once (staggered, so
+// one reader per buffer at a time), then one flag round:
+// a + B P (P - 1) m + a_alpha ((a, B) = alpha, or beta when s > 1).
+//
 // Flags: flag 1 step 1 = "I have read every peer's block".
 #include "collectives/alltoall/alltoall.hpp"
 
@@ -38,6 +42,13 @@ CollTask alltoall_pairwise(CollCtx& ctx) {
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
+}
+
+double alltoall_pairwise_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
+    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

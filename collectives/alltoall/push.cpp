@@ -16,6 +16,10 @@
 // does not need). Cost per rank: a + (P - 1) * b * m, all in parallel;
 // in place adds one local copy of P * m bytes and one flag round.
 //
+// Model cost: as pairwise, plus one flag round for the receivers' "ready"
+// (remote writes take each line for ownership first):
+// a + B P (P - 1) m + 2 a_alpha ((a, B) = alpha, or beta when s > 1).
+//
 // Flags: flag 1 step 1 = "my (in-place) receive buffer is saved, write
 // into it"; flag 2 step 1 = "I have written all my blocks".
 #include "collectives/alltoall/alltoall.hpp"
@@ -48,6 +52,13 @@ CollTask alltoall_push(CollCtx& ctx) {
     ctx.publish(2, 1);
     CO_WAIT_UNTIL(ctx.all_reached(2, 1));
     co_return rc;
+}
+
+double alltoall_push_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
+    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -10,8 +10,9 @@ namespace {
 // the receive buffer is used next; push writes into the peers' caches.
 const CollAlgorithm kAlltoall[] = {
     {"pairwise", "every rank copies its block from every peer, staggered (Thakur et al. 2005)", intra_only,
-     alltoall_pairwise},
-    {"push", "every rank copies its blocks into every peer's buffer, staggered", intra_only, alltoall_push},
+     alltoall_pairwise, alltoall_pairwise_cost},
+    {"push", "every rank copies its blocks into every peer's buffer, staggered", intra_only, alltoall_push,
+     alltoall_push_cost},
 };
 }  // namespace
 

@@ -6,7 +6,14 @@
 // Signals are single-writer flags: rank r's flag 1 at step k + 1 says "r has
 // finished round k"; its reader is (r + 2^k) mod P. Steps only grow, so a
 // rank that is rounds ahead never confuses a slower reader.
-// Cost: ceil(log2 P) rounds of one flag transfer each: ceil(log2 P) * a.
+// Cost: Li-Hoefler Eq. 6 at m = 0 (a_a per step within a domain, a_b per
+// step across), with the ceil(log2 p) rounds this code takes for any p
+// (no Eq. 7 pre/post step): the first floor(log2 q) rounds count as
+// within a domain, the rest across:
+//   T = a_a min(R, floor(log2 q)) + a_b (R - min(R, floor(log2 q))),  R = ceil(log2 p)
+// (all a_a with one domain).
+#include <algorithm>
+
 #include "collectives/barrier/barrier.hpp"
 
 namespace hmpi::coll {
@@ -20,6 +27,13 @@ CollTask barrier_dissemination(CollCtx& ctx) {
         CO_WAIT_UNTIL(ctx.reached(from, 1, round + 1));
     }
     co_return MPI_SUCCESS;
+}
+
+double barrier_dissemination_cost(const CostQuery& q) {
+    const int rounds = ceil_log2(q.p());
+    if (q.s() <= 1) return q.params.alpha.a * rounds;
+    const int inner = std::min(rounds, floor_log2(q.q()));
+    return q.params.alpha.a * inner + q.params.beta.a * (rounds - inner);
 }
 
 }  // namespace hmpi::coll

@@ -2,9 +2,10 @@
 //
 // The arrival flag is the one the driver publishes when a rank enters the
 // collective (context.hpp), so the barrier adds no write of its own.
-// Cost: one flag write per rank, then each rank polls P flags: P - 1 cache
-// line transfers per rank, all in parallel, so time ~ a + (P - 1) * line
-// transfer (Li-Hoefler's latency term for a flat, congestion-free read).
+// Cost (our formula, Li-Hoefler parameters at m = 0): one synchronized step
+// in which each rank reads the other P - 1 flags' lines, q - 1 of them in
+// its domain and p - q across (all ranks at once, on different lines):
+//   T = a_a + (q-1) b_a + (p-q) b_b
 // The answer for small P; the tree and dissemination forms win as P grows.
 #include "collectives/barrier/barrier.hpp"
 
@@ -13,6 +14,11 @@ namespace hmpi::coll {
 CollTask barrier_flat(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
     co_return MPI_SUCCESS;
+}
+
+double barrier_flat_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    return q.params.alpha.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q()) * q.params.beta.b;
 }
 
 }  // namespace hmpi::coll

@@ -5,13 +5,14 @@
 namespace hmpi::coll {
 
 namespace {
-// Dissemination needs ceil(log2 P) rounds against the flat form's one round
-// of P - 1 reads; below 8 ranks the flat form's single round is cheaper.
-bool flat_applies(const CollCtx& ctx, const char** why) { return intra_only(ctx, why); }
-
+// Each has a cost (m = 0: a-terms and flag lines only); the model picks.
 const CollAlgorithm kBarrier[] = {
-    {"flat", "every rank polls every arrival flag", flat_applies, barrier_flat},
-    {"dissemination", "dissemination rounds of single-writer flags (Li-Hoefler 2.3)", intra_only, barrier_dissemination},
+    {"flat", "every rank polls every arrival flag", intra_only, barrier_flat, barrier_flat_cost},
+    {"dissemination", "dissemination rounds of single-writer flags (Li-Hoefler 2.3)", intra_only,
+     barrier_dissemination, barrier_dissemination_cost},
+    {"tree", "arrival up an n-ary tree of flags over the topology, release by a one- or two-stage broadcast of a "
+             "flag (Li-Hoefler 2.6)",
+     intra_only, barrier_tree, barrier_tree_cost},
 };
 }  // namespace
 

@@ -4,13 +4,17 @@
 // straight from the parent's buffer into the child's.
 //
 // Cost (Li, Hoefler et al., Section 2.2, the tree broadcast with fan-out 2):
-// ceil(log2 P) levels of one copy each, ~ ceil(log2 P) * (a + b * m), with
-// no more than one reader per buffer at a time after the first levels; it
-// beats the direct form when P - 1 readers would congest the root.
+// ceil(log2 P) levels of one copy each, no more than one reader per buffer
+// at a time; the first ceil(log2 s) levels cross cache domains:
+//   ceil(log2 s) (a_beta + b_beta m) + ceil(log2 q) (a_alpha + b_alpha m) + a_alpha
+// (the last term: the acknowledgements the leaves' parents wait for). It
+// beats the one-stage form when P - 1 readers would congest the root.
 //
 // Flags: flag 2 step 1 = "my buffer holds the data" (read by my children);
 // flag 1 step 1 = "I have copied from my parent" (read by the parent, which
 // may return only once all its children have copied).
+#include <algorithm>
+
 #include "collectives/bcast/bcast.hpp"
 #include "collectives/framework/data.hpp"
 
@@ -34,6 +38,15 @@ CollTask bcast_binomial(CollCtx& ctx) {
     ctx.publish(2, 1);
     for (int d = top; v + d < p; d <<= 1) CO_WAIT_UNTIL(ctx.reached(real(v + d), 1, 1));
     co_return rc;
+}
+
+double bcast_binomial_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
+    const int across = q.s() > 1 ? ceil_log2(q.s()) : 0;
+    const int within = std::max(0, ceil_log2(q.p()) - across);
+    return across * step_cost(q, q.params.beta, q.m(), ws) + within * step_cost(q, q.params.alpha, q.m(), ws) +
+           q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -1,4 +1,5 @@
-// MPI_Bcast's algorithms, in order of preference (registry.hpp).
+// MPI_Bcast's algorithms, in order of preference (registry.hpp); the model
+// runs the cheapest applicable one.
 #include "collectives/bcast/bcast.hpp"
 #include "collectives/framework/tables.hpp"
 
@@ -6,8 +7,16 @@ namespace hmpi::coll {
 
 namespace {
 const CollAlgorithm kBcast[] = {
-    {"direct", "every rank copies from the root's buffer (Li-Hoefler 2.2, one-stage)", intra_only, bcast_direct},
-    {"binomial", "binomial tree of direct copies (Li-Hoefler 2.2, tree)", intra_only, bcast_binomial},
+    {"one_stage", "every rank copies from the root's buffer (Li-Hoefler 2.2 Eq. 4, one-stage)", intra_only,
+     bcast_one_stage, bcast_one_stage_cost},
+    {"inline", "up to 56 bytes in the root's flag payload, no acknowledgement (Li-Hoefler 2.2, one line)",
+     bcast_inline_applies, bcast_inline, bcast_inline_cost},
+    {"two_stage", "domain leaders copy from the root, members from their leader (Li-Hoefler 2.2 Eq. 4, two-stage)",
+     intra_only, bcast_two_stage, bcast_two_stage_cost},
+    {"binomial", "binomial tree of direct copies (Li-Hoefler 2.2, tree)", intra_only, bcast_binomial,
+     bcast_binomial_cost},
+    {"pipelined", "XHC tree over the topology levels, chunks of 16 KiB counted in single-writer flags (XHC IV-B)",
+     intra_only, bcast_pipelined, bcast_pipelined_cost},
 };
 }  // namespace
 

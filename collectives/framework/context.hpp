@@ -63,6 +63,15 @@ public:
         return true;
     }
 
+    // Whether member `peer` has finished this slot's previous collective
+    // (seq - kSlots): it reads nothing of that collective any more, such as
+    // this rank's flag payload. Lets an algorithm return before its readers
+    // are done (Bcast's inline form) and still rewrite its payload safely
+    // kSlots collectives later.
+    bool released_previous(int peer) const noexcept {
+        return member(peer).slot_released[slot_].load(std::memory_order_acquire) + kSlots >= seq_;
+    }
+
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }
 

@@ -57,6 +57,9 @@ struct CommTopology {
     std::size_t l2_bytes = 0, llc_bytes = 0;
     bool llc_inclusive = true;
     std::size_t cache_bytes = 0;  // C as YHCCL Algorithm 1 defines it, for this communicator
+    // Whether hwloc reported the LLC's inclusiveness (else it is assumed
+    // inclusive, the smaller C); build_comm_topology takes it as given.
+    bool llc_inclusive_known = true;
 
     // The level of this kind, or null when it was skipped.
     const TopoLevel* level(LevelKind k) const noexcept {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -140,6 +141,22 @@ std::vector<Prediction> predict(CollKind k, const CostQuery& q) {
     return out;
 }
 
+bool is_intercomm_algorithm(CollKind k, const CollAlgorithm& a) noexcept {
+    const auto inter = inter_algorithms(k);
+    for (const CollAlgorithm& b : inter)
+        if (!std::strcmp(a.name, b.name)) return true;
+    return false;
+}
+
+const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
+                                  bool commutative) {
+    const CostQuery q{params, topo, k, size_range_representative(size_range_of(bytes)), commutative};
+    for (const Prediction& p : predict(k, q))
+        if (p.ns != std::numeric_limits<double>::infinity() && !is_intercomm_algorithm(k, *p.algorithm))
+            return p.algorithm;
+    return nullptr;
+}
+
 namespace {
 
 std::string format_ns(double ns) {
@@ -174,6 +191,7 @@ void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutativ
     if (!shared.explained.exchange(true)) explain_communicator(ctx);
     std::string line;
     for (const Prediction& p : ranked) {
+        if (ctx.comm().is_inter() != is_intercomm_algorithm(k, *p.algorithm)) continue;
         if (!line.empty()) line += ", ";
         line += std::string(p.algorithm->name) + " " + format_ns(p.ns);
     }
@@ -202,7 +220,8 @@ std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
         shift += 4;
     }
     std::uint64_t expected = 0;
-    if (entry.compare_exchange_strong(expected, packed, std::memory_order_acq_rel) && config().explain)
+    if (entry.compare_exchange_strong(expected, packed, std::memory_order_acq_rel) && config().explain &&
+        ctx.size() > 1)
         explain_decision(ctx, k, range, commutative, ranked);
     return packed;
 }

@@ -52,6 +52,16 @@ struct Prediction {
 };
 std::vector<Prediction> predict(CollKind k, const CostQuery& q);
 
+// Whether an algorithm runs only on intercommunicators (its table is
+// collectives/inter's): left out of intracommunicator explanations.
+bool is_intercomm_algorithm(CollKind k, const CollAlgorithm& a) noexcept;
+
+// The algorithm the model picks for a call of this shape (the cheapest
+// finite prediction at the size range's representative size, as the
+// runtime decides), among intracommunicator algorithms; null if none.
+const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
+                                  bool commutative);
+
 // Size ranges of the decision cache: range 0 holds 0 bytes; then two ranges
 // per power of two ([2^k, 2^k*sqrt2), [2^k*sqrt2, 2^(k+1))). A range's
 // decision is made at its representative size (its geometric middle), so it

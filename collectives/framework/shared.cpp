@@ -1,8 +1,11 @@
-// Making and freeing a communicator's collective state.
+// Making and freeing a communicator's collective state. The members' flags
+// are placed on their own ranks' NUMA nodes (placement.hpp).
 #include "collectives/framework/shared.hpp"
 
 #include "core/comm.hpp"
 #include "core/rank.hpp"
+
+#include <vector>
 
 namespace hmpi::coll {
 
@@ -16,9 +19,14 @@ void free_shared(CollShared* s) noexcept { delete s; }
 CollShared* make_shared_state(const CommShared& comm) {
     auto* s = new CollShared;
     s->size = comm.size;
-    s->members.reset(new CollMember[static_cast<std::size_t>(comm.size)]);
     Job& j = job();
     s->topology = comm_topology_of_world_ranks(comm.world_rank_of);
+    // Each member's flags and arguments on its own rank's NUMA node: it
+    // writes them, and its group's peers on the same node read them.
+    std::vector<int> numa_of(static_cast<std::size_t>(comm.size), -1);
+    for (std::size_t r = 0; r < numa_of.size() && r < s->topology.places.size(); ++r)
+        numa_of[r] = s->topology.places[r].numa;
+    s->members = NodeArray<CollMember>(numa_of);
     for (int r = 0; r < comm.size; ++r) {
         CollMember& m = s->members[static_cast<std::size_t>(r)];
         m.rank = j.ranks[static_cast<std::size_t>(comm.world_rank_of[static_cast<std::size_t>(r)])].get();

@@ -19,6 +19,7 @@
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/kinds.hpp"
 #include "collectives/framework/levels.hpp"
+#include "collectives/framework/placement.hpp"
 #include "primitives/flag.hpp"
 
 namespace hmpi {
@@ -66,7 +67,9 @@ struct DecisionCache {
 
 struct CollShared {
     int size = 0;
-    std::unique_ptr<CollMember[]> members;
+    // Member r lives on r's NUMA node (placement.hpp; one array, indexed
+    // like the unique_ptr<CollMember[]> it replaces).
+    NodeArray<CollMember> members;
     // Where the members sit (levels.hpp), made with the state.
     CommTopology topology;
     DecisionCache decisions;

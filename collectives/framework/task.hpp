@@ -10,14 +10,24 @@
 // the algorithm, so one rank can have several collectives in flight.
 #pragma once
 #include <coroutine>
+#include <cstddef>
 #include <exception>
 #include <utility>
 
 namespace hmpi::coll {
 
+// Coroutine frames come from a per-thread cache of blocks: every call makes
+// two frames (the driver's and the algorithm's), and for a tiny collective
+// malloc and free would be a good part of its cost. A frame freed on another
+// thread than it was made on joins that thread's cache. (task.cpp)
+void* alloc_task_frame(std::size_t bytes);
+void free_task_frame(void* p, std::size_t bytes) noexcept;
+
 class [[nodiscard]] CollTask {
 public:
     struct promise_type {
+        static void* operator new(std::size_t bytes) { return alloc_task_frame(bytes); }
+        static void operator delete(void* p, std::size_t bytes) noexcept { free_task_frame(p, bytes); }
         int result = 0;
         CollTask get_return_object() { return CollTask(std::coroutine_handle<promise_type>::from_promise(*this)); }
         std::suspend_always initial_suspend() noexcept { return {}; }

@@ -106,30 +106,47 @@ inline SrcBlock outgoing(const CollCall& c, int j) noexcept {
 class PeerSweep {
 public:
     PeerSweep(int self, int size) {
-        pending_.reserve(static_cast<std::size_t>(size > 0 ? size - 1 : 0));
-        for (int k = 1; k < size; ++k) pending_.push_back((self + k) % size);
+        reserve(static_cast<std::size_t>(size > 0 ? size - 1 : 0));
+        for (int k = 1; k < size; ++k) data_[n_++] = (self + k) % size;
     }
     // A sweep over an explicit list of peers (in the order given).
-    explicit PeerSweep(std::vector<int> peers) : pending_(std::move(peers)) {}
+    explicit PeerSweep(const std::vector<int>& peers) {
+        reserve(peers.size());
+        for (int q : peers) data_[n_++] = q;
+    }
+    PeerSweep(const PeerSweep&) = delete;
+    PeerSweep& operator=(const PeerSweep&) = delete;
 
     // Calls visit(q) for each pending q with ready(q), in order; true once
     // no peer is left.
     template <class Ready, class Visit>
     bool sweep(Ready&& ready, Visit&& visit) {
         std::size_t kept = 0;
-        for (std::size_t i = 0; i < pending_.size(); ++i) {
-            const int q = pending_[i];
+        for (std::size_t i = 0; i < n_; ++i) {
+            const int q = data_[i];
             if (ready(q))
                 visit(q);
             else
-                pending_[kept++] = q;
+                data_[kept++] = q;
         }
-        pending_.resize(kept);
-        return pending_.empty();
+        n_ = kept;
+        return n_ == 0;
     }
 
 private:
-    std::vector<int> pending_;
+    // Up to kInline peers live in the object (in the algorithm's coroutine
+    // frame): no heap allocation per call on small communicators.
+    static constexpr std::size_t kInline = 31;
+    void reserve(std::size_t n) {
+        if (n > kInline) {
+            heap_.resize(n);
+            data_ = heap_.data();
+        }
+    }
+    int inline_[kInline];
+    std::vector<int> heap_;
+    int* data_ = inline_;
+    std::size_t n_ = 0;
 };
 
 }  // namespace hmpi::coll

@@ -7,9 +7,11 @@
 //
 // The write-side counterpart of the one-stage gather (Li, Hoefler et al.,
 // Section 2.2, one-stage form, with the copies spread over the senders as
-// in their tiled reduce). Cost: a + b * m per non-root (in parallel), plus
-// congestion on the root's memory: ~ 2a + B * (P - 1) * m under a shared
-// memory bandwidth B; the root polls P - 1 flags.
+// in their tiled reduce). Cost: the P - 1 writers congest the root's
+// memory, then the root polls their flags:
+//   a + B (P - 1) m + a_alpha
+// with (a, B) = alpha when s == 1, beta across cache domains; working set
+// P m bytes.
 //
 // Flags: flag 1 = "my block is in the root's buffer": step 2 if it fit,
 // step 1 if it was truncated. The receiver (the root) reports
@@ -39,6 +41,13 @@ CollTask gather_parallel(CollCtx& ctx) {
                                   if (!ctx.reached(q, 1, 2)) rc = MPI_ERR_TRUNCATE;
                               }));
     co_return rc;
+}
+
+double gather_parallel_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
+    return congested_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -10,8 +10,11 @@ namespace {
 // copies run on all cores; direct serializes them on the root.
 const CollAlgorithm kGather[] = {
     {"parallel", "every rank copies its block into the root's buffer (one-stage, copies spread)", intra_only,
-     gather_parallel},
-    {"direct", "the root copies every rank's block, in arrival order (one-stage, flat)", intra_only, gather_direct},
+     gather_parallel, gather_parallel_cost},
+    {"direct", "the root copies every rank's block, in arrival order (one-stage, flat)", intra_only, gather_direct,
+     gather_direct_cost},
+    {"two_stage", "domain leaders collect their domain's blocks, then copy them to the root (Li-Hoefler 2.6)",
+     gather_two_stage_applies, gather_two_stage, gather_two_stage_cost},
 };
 }  // namespace
 

@@ -11,6 +11,9 @@
 // not all queue up at remote rank 0.
 // Cost: per member, m sends and m receives (m: the remote group's size),
 // each block copied once from its sender's buffer: ~ a + m * b * s.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0): n
+// sends and n receives per member: 2 n a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/inter/inter.hpp"
 
@@ -30,6 +33,11 @@ CollTask inter_allgather(CollCtx& ctx) {
     for (int k = 0; k < m; ++k) batch.send(ctx, (ctx.rank() + k) % m, 1, me.sendbuf, me.sendcount, *me.sendtype);
     CO_WAIT_UNTIL(batch.done());
     co_return batch.error();
+}
+
+double inter_allgather_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return 2 * q.p() * a;
 }
 
 }  // namespace hmpi::coll

@@ -9,6 +9,10 @@
 // leaders, local broadcast).
 // Cost: a local reduce and a local broadcast of s bytes in each group (the
 // groups in parallel) plus one exchange of s bytes between the leaders.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// local reduce, leaders' exchange, local broadcast: (2 ceil(log2 n) + 4)
+// a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/framework/driver.hpp"
 #include "collectives/inter/inter.hpp"
@@ -45,6 +49,11 @@ CollTask inter_allreduce(CollCtx& ctx) {
     CO_RUN(step_rc, std::move(spread));
     keep_first_error(&rc, step_rc);
     co_return rc;
+}
+
+double inter_allreduce_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return (2 * ceil_log2(q.p()) + 4) * a;
 }
 
 }  // namespace hmpi::coll

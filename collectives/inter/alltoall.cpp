@@ -10,6 +10,9 @@
 // over the remote group.
 // Cost: per member, m sends and m receives (m: the remote group's size),
 // each block copied once from its sender's buffer: ~ a + m * b * s.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0): n
+// sends and n receives per member: 2 n a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/inter/inter.hpp"
 
@@ -59,6 +62,11 @@ CollTask inter_alltoall(CollCtx& ctx) {
     }
     CO_WAIT_UNTIL(batch.done());
     co_return batch.error();
+}
+
+double inter_alltoall_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return 2 * q.p() * a;
 }
 
 }  // namespace hmpi::coll

@@ -10,6 +10,10 @@
 // exchange between the groups' rank 0s, an operation inside each group).
 // Cost: two local barriers (each per the intracommunicator barrier chosen
 // for Comm::local) plus one message latency between the leaders.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// two local barriers and the leaders' exchange: 2 (ceil(log2 n) + 1) a_alpha
+// + 2 a_alpha
 #include "collectives/framework/driver.hpp"
 #include "collectives/inter/inter.hpp"
 #include "core/datatype.hpp"
@@ -37,6 +41,11 @@ CollTask inter_barrier(CollCtx& ctx) {
     CO_RUN(step_rc, std::move(release));
     keep_first_error(&rc, step_rc);
     co_return rc;
+}
+
+double inter_barrier_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return 2 * (ceil_log2(q.p()) + 1) * a + 2 * a;
 }
 
 }  // namespace hmpi::coll

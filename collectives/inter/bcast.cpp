@@ -8,6 +8,10 @@
 // intracommunicator broadcast inside the receiving group).
 // Cost: one message of s bytes (a + b * s) plus a local broadcast of s
 // bytes among the receiving group's ranks.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// one message to the remote leader and a local one-stage broadcast: 4
+// a_alpha
 #include "collectives/framework/driver.hpp"
 #include "collectives/inter/inter.hpp"
 
@@ -42,6 +46,11 @@ CollTask inter_bcast(CollCtx& ctx) {
     CO_RUN(step_rc, std::move(pass_on));
     keep_first_error(&rc, step_rc);
     co_return rc;
+}
+
+double inter_bcast_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return 4 * a;
 }
 
 }  // namespace hmpi::coll

@@ -10,6 +10,10 @@
 // Cost: the root receives m messages (m: the remote group's size), each
 // copied once from the sender's buffer into its block: ~ a + m * b * s for
 // s bytes each; the senders work in parallel.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// the root receives about n messages (n: the local group's size, standing in
+// for the remote one): (n + 1) a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/inter/inter.hpp"
 
@@ -34,6 +38,11 @@ CollTask inter_gather(CollCtx& ctx) {
     }
     CO_WAIT_UNTIL(in.done());
     co_return in.error();
+}
+
+double inter_gather_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return (q.p() + 1) * a;
 }
 
 }  // namespace hmpi::coll

@@ -20,19 +20,29 @@
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/message.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 #include "core/datatype.hpp"
 
 namespace hmpi::coll {
 
 CollTask inter_barrier(CollCtx& ctx);
+double inter_barrier_cost(const CostQuery& q);
 CollTask inter_bcast(CollCtx& ctx);
-CollTask inter_gather(CollCtx& ctx);   // gather and gatherv
-CollTask inter_scatter(CollCtx& ctx);  // scatter and scatterv
-CollTask inter_allgather(CollCtx& ctx);  // allgather and allgatherv
-CollTask inter_alltoall(CollCtx& ctx);   // alltoall, alltoallv, alltoallw
+double inter_bcast_cost(const CostQuery& q);
+CollTask inter_gather(CollCtx& ctx);
+double inter_gather_cost(const CostQuery& q);   // gather and gatherv
+CollTask inter_scatter(CollCtx& ctx);
+double inter_scatter_cost(const CostQuery& q);  // scatter and scatterv
+CollTask inter_allgather(CollCtx& ctx);
+double inter_allgather_cost(const CostQuery& q);  // allgather and allgatherv
+CollTask inter_alltoall(CollCtx& ctx);
+double inter_alltoall_cost(const CostQuery& q);   // alltoall, alltoallv, alltoallw
 CollTask inter_reduce(CollCtx& ctx);
+double inter_reduce_cost(const CostQuery& q);
 CollTask inter_allreduce(CollCtx& ctx);
-CollTask inter_reduce_scatter(CollCtx& ctx);  // reduce_scatter and reduce_scatter_block
+double inter_allreduce_cost(const CostQuery& q);
+CollTask inter_reduce_scatter(CollCtx& ctx);
+double inter_reduce_scatter_cost(const CostQuery& q);  // reduce_scatter and reduce_scatter_block
 
 
 // A batch of point-to-point messages of one collective step, started

@@ -10,6 +10,9 @@
 // sending group, then one message to the root).
 // Cost: a local reduce of s bytes among the n members of the sending group
 // plus one message of s bytes (a + b * s).
+//
+// Model cost (inter messages: latency terms only, the query's size is 0): a
+// local tree reduce, then one message: (ceil(log2 n) + 3) a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/framework/driver.hpp"
 #include "collectives/inter/inter.hpp"
@@ -41,6 +44,11 @@ CollTask inter_reduce(CollCtx& ctx) {
         keep_first_error(&rc, out.error());
     }
     co_return rc;
+}
+
+double inter_reduce_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return (ceil_log2(q.p()) + 3) * a;
 }
 
 }  // namespace hmpi::coll

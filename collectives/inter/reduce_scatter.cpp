@@ -17,6 +17,10 @@
 // Cost: a local reduce of count elements in each group (in parallel), then
 // m messages from each leader (together count elements) plus, for
 // reduce_scatter, one exchange of the counts between the leaders.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// local reduce, then the leader scatters n blocks: (ceil(log2 n) + n + 2)
+// a_alpha
 #include <numeric>
 #include <vector>
 
@@ -75,6 +79,11 @@ CollTask inter_reduce_scatter(CollCtx& ctx) {
     CO_WAIT_UNTIL(blocks.done());
     keep_first_error(&rc, blocks.error());
     co_return rc;
+}
+
+double inter_reduce_scatter_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return (ceil_log2(q.p()) + q.p() + 2) * a;
 }
 
 }  // namespace hmpi::coll

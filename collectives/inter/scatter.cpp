@@ -9,6 +9,9 @@
 // Cost: the root starts m sends (m: the remote group's size); each
 // receiver copies its block once from the root's buffer: ~ a + s * b per
 // receiver, the m copies in parallel but all reading the root's memory.
+//
+// Model cost (inter messages: latency terms only, the query's size is 0):
+// the root sends about n messages: (n + 1) a_alpha
 #include "collectives/framework/data.hpp"
 #include "collectives/inter/inter.hpp"
 
@@ -33,6 +36,11 @@ CollTask inter_scatter(CollCtx& ctx) {
     }
     CO_WAIT_UNTIL(out.done());
     co_return out.error();
+}
+
+double inter_scatter_cost(const CostQuery& q) {
+    const double a = q.params.alpha.a;
+    return (q.p() + 1) * a;
 }
 
 }  // namespace hmpi::coll

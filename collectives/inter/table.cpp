@@ -10,23 +10,32 @@ namespace hmpi::coll {
 
 namespace {
 const CollAlgorithm kBarrier[] = {
-    {"inter_leaders", "local barrier, leaders exchange, local barrier", inter_only, inter_barrier}};
+    {"inter_leaders", "local barrier, leaders exchange, local barrier", inter_only, inter_barrier,
+     inter_barrier_cost}};
 const CollAlgorithm kBcast[] = {
-    {"inter_leaders", "root sends to remote rank 0, which broadcasts in its group", inter_only, inter_bcast}};
+    {"inter_leaders", "root sends to remote rank 0, which broadcasts in its group", inter_only, inter_bcast,
+     inter_bcast_cost}};
 const CollAlgorithm kGather[] = {
-    {"inter_direct", "every remote member sends straight to the root (MPI 3.1 5.5)", inter_only, inter_gather}};
+    {"inter_direct", "every remote member sends straight to the root (MPI 3.1 5.5)", inter_only, inter_gather,
+     inter_gather_cost}};
 const CollAlgorithm kScatter[] = {
-    {"inter_direct", "the root sends each remote member its block (MPI 3.1 5.6)", inter_only, inter_scatter}};
+    {"inter_direct", "the root sends each remote member its block (MPI 3.1 5.6)", inter_only, inter_scatter,
+     inter_scatter_cost}};
 const CollAlgorithm kAllgather[] = {
-    {"inter_direct", "one message per pair of members across the groups (MPI 3.1 5.7)", inter_only, inter_allgather}};
+    {"inter_direct", "one message per pair of members across the groups (MPI 3.1 5.7)", inter_only, inter_allgather,
+     inter_allgather_cost}};
 const CollAlgorithm kAlltoall[] = {
-    {"inter_direct", "one message per pair of members across the groups (MPI 3.1 5.8)", inter_only, inter_alltoall}};
+    {"inter_direct", "one message per pair of members across the groups (MPI 3.1 5.8)", inter_only, inter_alltoall,
+     inter_alltoall_cost}};
 const CollAlgorithm kReduce[] = {
-    {"inter_leaders", "local reduce to rank 0 of the sending group, which sends to the root", inter_only, inter_reduce}};
+    {"inter_leaders", "local reduce to rank 0 of the sending group, which sends to the root", inter_only, inter_reduce,
+     inter_reduce_cost}};
 const CollAlgorithm kAllreduce[] = {
-    {"inter_leaders", "local reduce, leaders exchange, local broadcast", inter_only, inter_allreduce}};
+    {"inter_leaders", "local reduce, leaders exchange, local broadcast", inter_only, inter_allreduce,
+     inter_allreduce_cost}};
 const CollAlgorithm kReduceScatter[] = {
-    {"inter_leaders", "local reduce, the leader scatters to the other group", inter_only, inter_reduce_scatter}};
+    {"inter_leaders", "local reduce, the leader scatters to the other group", inter_only, inter_reduce_scatter,
+     inter_reduce_scatter_cost}};
 }  // namespace
 
 std::span<const CollAlgorithm> inter_algorithms(CollKind k) {

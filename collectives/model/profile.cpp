@@ -1,43 +1,327 @@
-// Model parameters: the built-in default and profile files (params.hpp).
-// Placeholder until profiles are read: always the default.
-#include <mutex>
+// Model parameters (params.hpp): the built-in default, the profile file
+// format hmpi-calibrate writes, this machine's topology key, and loading the
+// profile once for the runtime. docs/model.md documents the format, the
+// default location and the notice.
+//
+// A profile is text, one "key value" per line, '#' starts a comment line.
+// Parsing is strict (an unknown or repeated key, a missing one, a value that
+// is not a positive finite number rejects the file): a profile that is
+// silently half-read would choose algorithms from made-up numbers.
+#include <hwloc.h>
+#include <sys/utsname.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "base/config.hpp"
+#include "base/log.hpp"
 #include "collectives/model/params.hpp"
+#include "collectives/model/profile.hpp"
 
 namespace hmpi::coll {
 
+namespace {
+
+constexpr int kProfileFormat = 1;
+
+// Names of the levels in profile keys (level.<name>.<field>): lower case,
+// stable, independent of level_name()'s display spelling.
+constexpr struct {
+    LevelKind kind;
+    const char* key;
+} kLevelKeys[] = {{LevelKind::core, "core"}, {LevelKind::l2, "l2"},         {LevelKind::l3, "l3"},
+                  {LevelKind::numa, "numa"}, {LevelKind::socket, "socket"}, {LevelKind::node, "node"}};
+
+const char* level_key(LevelKind k) {
+    for (const auto& e : kLevelKeys)
+        if (e.kind == k) return e.key;
+    return "node";
+}
+
+bool level_from_key(std::string_view s, LevelKind* k) {
+    for (const auto& e : kLevelKeys)
+        if (s == e.key) {
+            *k = e.kind;
+            return true;
+        }
+    return false;
+}
+
+// The five fields of a LinkCost, in file order.
+constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem"};
+double* field(LinkCost& l, int i) {
+    switch (i) {
+        case 0: return &l.a;
+        case 1: return &l.b;
+        case 2: return &l.B;
+        case 3: return &l.b_mem;
+        default: return &l.B_mem;
+    }
+}
+
+void put(std::string& out, const std::string& key, double v) {
+    char buf[64];
+    // %.6g keeps what the measurement resolves and reads back exactly enough.
+    std::snprintf(buf, sizeof buf, " %.6g\n", v);
+    out += key;
+    out += buf;
+}
+
+void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
+    LinkCost copy = l;
+    for (int i = 0; i < 5; ++i) put(out, prefix + "." + kFields[i], *field(copy, i));
+}
+
+std::string size_text(hwloc_uint64_t bytes) {
+    char b[32];
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+        std::snprintf(b, sizeof b, "%lluMiB", static_cast<unsigned long long>(bytes >> 20));
+    else
+        std::snprintf(b, sizeof b, "%lluKiB", static_cast<unsigned long long>(bytes >> 10));
+    return b;
+}
+
+}  // namespace
+
+// Where the default comes from (docs/model.md, "Built-in default"): the
+// development machine's hmpi-calibrate measurements (Sapphire Rapids KVM
+// guest, 2 cores, one L3 of 105 MiB, measured while other builds loaded it:
+// a 297-442 ns, b 7-11, B 3.5-5.4, b_mem 14-42, B_mem 8-37 ns per line,
+// copies 3.4-5.5 bytes per ns), the upper end in cache, the middle beyond
+// it, the lower end of the bandwidths: an unknown machine is not predicted
+// faster than it is. beta (not measurable there: one cache domain) is twice
+// alpha in cache (Li-Hoefler Section 3.4: 28.5 vs 105 ns within and across
+// sockets) and 1.5x beyond it (memory bandwidth is shared by both sides).
 ModelParams default_model_params() {
     ModelParams p;
-    p.alpha = {300, 4, 5, 8, 10};
-    p.beta = {600, 8, 10, 12, 14};
-    p.copy_bandwidth = 8;
-    p.nt_copy_bandwidth = 10;
+    p.alpha = {400, 8, 4, 30, 16};
+    p.beta = {800, 16, 8, 45, 25};
+    p.copy_bandwidth = 4;
+    p.nt_copy_bandwidth = 3;
     p.topology_key = machine_topology_key();
     p.source = "built-in default";
     return p;
 }
 
-std::string format_profile(const ModelParams&) { return {}; }
-std::optional<ModelParams> parse_profile(std::string_view, std::string* error) {
-    if (error) *error = "profiles are not read yet";
-    return std::nullopt;
+std::string format_profile(const ModelParams& p) {
+    std::string out;
+    out += "format " + std::to_string(kProfileFormat) + "\n";
+    out += "topology_key " + p.topology_key + "\n";
+    put_link(out, "alpha", p.alpha);
+    put_link(out, "beta", p.beta);
+    for (const LevelCost& l : p.levels) put_link(out, std::string("level.") + level_key(l.kind), l.cost);
+    put(out, "copy_bandwidth", p.copy_bandwidth);
+    put(out, "nt_copy_bandwidth", p.nt_copy_bandwidth);
+    return out;
 }
-std::string machine_topology_key() { return "unknown"; }
+
+std::optional<ModelParams> parse_profile(std::string_view text, std::string* error) {
+    auto fail = [&](int line, const std::string& why) -> std::optional<ModelParams> {
+        if (error) *error = line > 0 ? "line " + std::to_string(line) + ": " + why : why;
+        return std::nullopt;
+    };
+    ModelParams p;
+    std::map<std::string, int> seen;  // key -> line, to reject repeats
+    // Levels in file order, with how many of their five fields were given.
+    std::vector<std::pair<LevelCost, int>> levels;
+    int line_no = 0;
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view line = text.substr(pos, end - pos);
+        pos = end + 1;
+        ++line_no;
+        // Trim; skip blank and comment lines.
+        while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r'))
+            line.remove_suffix(1);
+        if (line.empty() || line.front() == '#') continue;
+        const std::size_t sp = line.find_first_of(" \t");
+        if (sp == std::string_view::npos) return fail(line_no, "'" + std::string(line) + "' has no value");
+        const std::string key(line.substr(0, sp));
+        std::string_view value = line.substr(sp);
+        while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+        if (!seen.emplace(key, line_no).second)
+            return fail(line_no, "key '" + key + "' repeated (first on line " + std::to_string(seen[key]) + ")");
+
+        // Text-valued keys.
+        if (key == "format") {
+            if (value != std::to_string(kProfileFormat))
+                return fail(line_no, "format " + std::string(value) + " is not supported (this HMPI reads format " +
+                                         std::to_string(kProfileFormat) + ")");
+            continue;
+        }
+        if (key == "topology_key") {
+            p.topology_key = std::string(value);
+            continue;
+        }
+        if (key == "measured" || key == "tool") continue;  // information for people
+
+        // Numeric keys: a positive finite number, all of the value.
+        const std::string v(value);
+        char* stop = nullptr;
+        errno = 0;
+        const double x = std::strtod(v.c_str(), &stop);
+        if (stop == v.c_str() || *stop != '\0' || errno == ERANGE)
+            return fail(line_no, key + " = '" + v + "' is not a number");
+        if (!std::isfinite(x) || x <= 0) return fail(line_no, key + " = " + v + " must be positive and finite");
+
+        if (key == "copy_bandwidth") {
+            p.copy_bandwidth = x;
+            continue;
+        }
+        if (key == "nt_copy_bandwidth") {
+            p.nt_copy_bandwidth = x;
+            continue;
+        }
+        // <link>.<field>: alpha.*, beta.*, level.<name>.*
+        const std::size_t dot = key.rfind('.');
+        if (dot == std::string::npos) return fail(line_no, "unknown key '" + key + "'");
+        const std::string link = key.substr(0, dot), fname = key.substr(dot + 1);
+        int fi = -1;
+        for (int i = 0; i < 5; ++i)
+            if (fname == kFields[i]) fi = i;
+        if (fi < 0) return fail(line_no, "unknown key '" + key + "'");
+        if (link == "alpha") {
+            *field(p.alpha, fi) = x;
+        } else if (link == "beta") {
+            *field(p.beta, fi) = x;
+        } else if (link.rfind("level.", 0) == 0) {
+            LevelKind kind;
+            if (!level_from_key(link.substr(6), &kind))
+                return fail(line_no, "unknown level '" + link.substr(6) +
+                                         "' (levels: core, l2, l3, numa, socket, node)");
+            auto it = levels.begin();
+            while (it != levels.end() && it->first.kind != kind) ++it;
+            if (it == levels.end()) {
+                levels.push_back({LevelCost{kind, {}}, 0});
+                it = levels.end() - 1;
+            }
+            *field(it->first.cost, fi) = x;
+            ++it->second;
+        } else {
+            return fail(line_no, "unknown key '" + key + "'");
+        }
+    }
+    // Everything required is there.
+    if (!seen.count("format")) return fail(0, "the 'format' line is missing");
+    if (!seen.count("topology_key") || p.topology_key.empty()) return fail(0, "the 'topology_key' line is missing");
+    for (const char* link : {"alpha", "beta"})
+        for (const char* f : kFields)
+            if (!seen.count(std::string(link) + "." + f)) return fail(0, std::string(link) + "." + f + " is missing");
+    for (const char* k : {"copy_bandwidth", "nt_copy_bandwidth"})
+        if (!seen.count(k)) return fail(0, std::string(k) + " is missing");
+    for (const auto& [lc, given] : levels) {
+        if (given != 5)
+            return fail(0, std::string("level.") + level_key(lc.kind) + " needs all of a, b, B, b_mem, B_mem");
+        p.levels.push_back(lc);
+    }
+    return p;
+}
+
+std::string machine_topology_key() {
+    static const std::string key = [] {
+        hwloc_topology_t t;
+        if (hwloc_topology_init(&t) != 0) return std::string("unknown");
+        if (hwloc_topology_load(t) != 0) {
+            hwloc_topology_destroy(t);
+            return std::string("unknown");
+        }
+        struct utsname u {};
+        std::string k = uname(&u) == 0 ? u.machine : "unknown";
+        const int pkgs = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+        const int numas = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+        const int cores = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+        const int pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+        k += ":" + std::to_string(pkgs > 0 ? pkgs : 1) + "pkg";
+        k += ":" + std::to_string(numas > 0 ? numas : 1) + "numa";
+        k += ":" + std::to_string(cores > 0 ? cores : pus) + "core";
+        k += ":" + std::to_string(cores > 0 && pus > 0 ? pus / cores : 1) + "pu/core";
+        // Cache sizes of the first object of each level: enough to tell
+        // machines apart (the counts above give the rest of the shape).
+        for (auto [type, name] : {std::pair{HWLOC_OBJ_L2CACHE, "L2"}, std::pair{HWLOC_OBJ_L3CACHE, "L3"}}) {
+            const int n = hwloc_get_nbobjs_by_type(t, type);
+            hwloc_obj_t o = n > 0 ? hwloc_get_obj_by_type(t, type, 0) : nullptr;
+            if (o && o->attr) k += std::string(":") + name + "=" + size_text(o->attr->cache.size);
+            if (n > 1 && type == HWLOC_OBJ_L3CACHE) k += "x" + std::to_string(n);
+        }
+        hwloc_topology_destroy(t);
+        return k;
+    }();
+    return key;
+}
+
+std::string profile_file_name(const std::string& key) {
+    std::string s = "profile-";
+    for (char c : key) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-') ? c : '_';
+    return s + ".txt";
+}
+
+std::string default_profile_dir() {
+    // XDG_CACHE_HOME and HOME are the user's environment, not HMPI settings,
+    // so they are read here rather than in the configuration table.
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x == '/') return std::string(x) + "/hmpi";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/hmpi";
+    return "/tmp/hmpi";
+}
+
+std::string default_profile_path() { return default_profile_dir() + "/" + profile_file_name(machine_topology_key()); }
 
 namespace {
+
 std::mutex params_lock;
-ModelParams* current = nullptr;
+const ModelParams* current = nullptr;
+
+// The runtime's parameters, or the default with a notice that says why.
+ModelParams load_model_params() {
+    const std::string& named = config().profile_path;
+    const bool explicit_path = !named.empty() && named != "auto";
+    const std::string path = explicit_path ? named : default_profile_path();
+    const std::string key = machine_topology_key();
+    auto fall_back = [&](const std::string& why) {
+        report_event("notice: no model profile for this machine (%s); using the built-in conservative default; "
+                     "run hmpi-calibrate",
+                     why.c_str());
+        return default_model_params();
+    };
+    std::ifstream in(path);
+    if (!in) {
+        if (explicit_path) return fall_back("HMPI_PROFILE=" + path + " cannot be read: " + std::strerror(errno));
+        return fall_back(path + " does not exist");
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    std::optional<ModelParams> p = parse_profile(text.str(), &error);
+    if (!p) return fall_back(path + " is not a valid profile: " + error);
+    if (p->topology_key != key)
+        return fall_back(path + " was measured on topology " + p->topology_key + ", this machine is " + key);
+    p->source = path;
+    return *p;
+}
+
 }  // namespace
 
 const ModelParams& model_params() {
     std::lock_guard g(params_lock);
-    if (!current) current = new ModelParams(default_model_params());
+    if (!current) current = new ModelParams(load_model_params());
     return *current;
 }
 
 void set_model_params(ModelParams p) {
     std::lock_guard g(params_lock);
-    current = new ModelParams(std::move(p));  // the old one may still be read; kept
+    // The previous parameters may still be referenced by a caller of
+    // model_params(); they are kept (a few hundred bytes, replaced rarely).
+    current = new ModelParams(std::move(p));
 }
 
 }  // namespace hmpi::coll

@@ -30,13 +30,16 @@
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 #include "core/topology.hpp"
 
 namespace hmpi::coll {
 
 // ---- Algorithms.
 CollTask neighbor_pull(CollCtx& ctx);
+double neighbor_pull_cost(const CostQuery& q);
 CollTask neighbor_push(CollCtx& ctx);
+double neighbor_push_cost(const CostQuery& q);
 
 // ---- The caller's topology, carried by its CollCall so that peers reach
 // it (a distributed graph's edges are known only to their owner). The API

@@ -20,6 +20,9 @@
 // Flags: flag 0 step 1 is the driver's "arrived" (args published; the
 // readers wait for it); flag 1 step 1 = "I have read all my in-edges"
 // (read by my in-neighbours, who are the owners of what I read).
+//
+// Model cost (bytes are per-edge, so only latency terms): the arrivals of
+// the in-neighbours, then the done round: 2 a_alpha.
 #include <algorithm>
 
 #include "collectives/framework/data.hpp"
@@ -88,5 +91,7 @@ CollTask neighbor_pull(CollCtx& ctx) {
         if (y != MPI_PROC_NULL) CO_WAIT_UNTIL(ctx.reached(y, 1, 1));
     co_return rc;
 }
+
+double neighbor_pull_cost(const CostQuery& q) { return 2 * q.params.alpha.a; }
 
 }  // namespace hmpi::coll

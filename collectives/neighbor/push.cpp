@@ -25,6 +25,9 @@
 // Flags: flag 0 step 1 is the driver's "arrived" (the writers wait for it);
 // flag 1 step 1 = "I have written all my out-edges" (read by my
 // out-neighbours, whose buffers and arguments I used).
+//
+// Model cost (latency terms only): 2 a_alpha, plus a_alpha for the remote
+// writes' ownership transfers, so that pull is preferred: 3 a_alpha.
 #include <algorithm>
 
 #include "collectives/framework/data.hpp"
@@ -88,5 +91,7 @@ CollTask neighbor_push(CollCtx& ctx) {
         if (x != MPI_PROC_NULL) CO_WAIT_UNTIL(ctx.reached(x, 1, 1));
     co_return rc;
 }
+
+double neighbor_push_cost(const CostQuery& q) { return 3 * q.params.alpha.a; }
 
 }  // namespace hmpi::coll

@@ -9,9 +9,9 @@ namespace hmpi::coll {
 namespace {
 const CollAlgorithm kNeighbor[] = {
     {"pull", "each rank copies its in-neighbours' blocks from their send buffers (MPI 3.1 7.6, single copy)",
-     intra_only, neighbor_pull},
+     intra_only, neighbor_pull, neighbor_pull_cost},
     {"push", "each rank copies its blocks into its out-neighbours' receive buffers (MPI 3.1 7.6, single copy)",
-     intra_only, neighbor_push},
+     intra_only, neighbor_push, neighbor_push_cost},
 };
 }  // namespace
 

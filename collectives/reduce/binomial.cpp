@@ -13,10 +13,11 @@
 // node folds into a scratch buffer (the root node into its receive buffer
 // when it is the real root) and offers it to its parent (publish_scratch).
 //
-// Cost (Li, Hoefler et al., Section 2.4, tree reduction with fan-in 2):
-// ceil(log2 P) levels, the busiest node applying ceil(log2 P) reductions:
-// ~ ceil(log2 P) * (a + (b + g) * m), against (P - 1) * (b + g) * m for
-// the linear form; one scratch of m bytes per inner node.
+// Cost (Li-Hoefler Eq. 2's form at both levels, no Eq. 1 first phase: the
+// binomial tree ignores congestion; rank ranges are domain-local first when
+// domains are rank ranges): one scratch of m bytes per inner node, and
+//   T = (a_a + b_a m) ceil(log2 q) + (a_b + b_b m) ceil(log2 s)
+// (working set p * m lines).
 //
 // Flags: flag 1 step 1 = "my partial is ready in my published scratch"
 // (inner nodes, read by the parent); flag 2 step 1 = "I have folded my children's partials" (children
@@ -98,6 +99,11 @@ CollTask reduce_binomial(CollCtx& ctx) {
     if (v > 0) CO_WAIT_UNTIL(ctx.reached(real(parent), 2, 1));
     if (ctx.rank() == root && v != 0) CO_WAIT_UNTIL(ctx.reached(real(0), 3, 1));
     co_return rc;
+}
+
+double reduce_binomial_cost(const CostQuery& q) {
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    return step_cost(q, q.params.alpha, q.m(), ws) * ceil_log2(q.q()) + li_inter_tree_reduce(q, q.s(), q.m(), ws);
 }
 
 }  // namespace hmpi::coll

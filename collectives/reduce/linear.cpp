@@ -4,11 +4,14 @@
 // r = p-2 .. 0 (collectives/reduce/reduction.hpp). Non-roots only wait for
 // the root's "done reading" flag, since their send buffers are read until then.
 //
-// The flat reduction of Li, Hoefler et al. (Section 2.4, one-stage): the
-// root reads P inputs and applies P - 1 reductions, cost ~ a + (P - 1) *
-// (b + g) * m (b: per-byte read cost, g: per-byte reduction cost), all on
-// one core. No temporary buffer unless the root's own input (MPI_IN_PLACE)
-// sits in the middle of a non-commutative fold (one scratch of m bytes).
+// The flat reduction: the root reads every input and applies P - 1
+// reductions, all on one core. No temporary buffer unless the root's own
+// input (MPI_IN_PLACE) sits in the middle of a non-commutative fold (one
+// scratch of m bytes).
+//
+// Cost (our formula, Li-Hoefler parameters): one synchronized step in which
+// the root alone reads q - 1 inputs of its domain and p - q of others:
+//   T = a_a + ((q-1) b_a + (p-q) b_b) m     (working set p * m lines)
 //
 // Flags: flag 1 step 1 = the root has read every input (non-roots wait for it).
 #include "collectives/framework/data.hpp"
@@ -32,5 +35,12 @@ CollTask reduce_linear_at(CollCtx& ctx, int root) {
 }
 
 CollTask reduce_linear(CollCtx& ctx) { return reduce_linear_at(ctx, ctx.call().root); }
+
+double reduce_linear_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    return q.params.alpha.a +
+           ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * q.m();
+}
 
 }  // namespace hmpi::coll

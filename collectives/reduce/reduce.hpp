@@ -3,12 +3,18 @@
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
 CollTask reduce_linear(CollCtx& ctx);
 CollTask reduce_binomial(CollCtx& ctx);
 CollTask reduce_tiled(CollCtx& ctx);
+CollTask reduce_tree(CollCtx& ctx);
+double reduce_linear_cost(const CostQuery& q);
+double reduce_binomial_cost(const CostQuery& q);
+double reduce_tiled_cost(const CostQuery& q);
+double reduce_tree_cost(const CostQuery& q);
 
 // The linear reduction to `root` (which need not be the call's root
 // field). Uses flag 1 step 1 (the root's "done reading every input").

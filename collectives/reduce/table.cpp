@@ -5,13 +5,16 @@
 namespace hmpi::coll {
 
 namespace {
-// All three take any op, commutative or not, and any type the op is defined on.
+// All take any op, commutative or not, and any type the op is defined on.
 const CollAlgorithm kReduce[] = {
+    {"tree", "n-ary tree over the topology with Eq. 1's first phase, tiny vectors in flag payloads "
+             "(Li-Hoefler 2.6 / 2.2, Eq. 3)",
+     intra_only, reduce_tree, reduce_tree_cost},
     {"tiled", "each rank folds one slice of every input into the root's buffer (Li-Hoefler 2.4, reduce-scatter)",
-     intra_only, reduce_tiled},
-    {"binomial", "binomial tree of contiguous rank ranges, partials read in place (Li-Hoefler 2.4, tree)", intra_only,
-     reduce_binomial},
-    {"linear", "the root folds every input in rank order (Li-Hoefler 2.4, one-stage)", intra_only, reduce_linear},
+     intra_only, reduce_tiled, reduce_tiled_cost},
+    {"binomial", "binomial tree of contiguous rank ranges, partials read in place (classic binomial tree)",
+     intra_only, reduce_binomial, reduce_binomial_cost},
+    {"linear", "the root folds every input in rank order (flat)", intra_only, reduce_linear, reduce_linear_cost},
 };
 }  // namespace
 

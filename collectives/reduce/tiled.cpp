@@ -5,11 +5,15 @@
 // reduce-scatter stage of Li, Hoefler et al., Section 2.4, without the
 // allgather: the root's buffer is the gather target).
 //
-// Cost: every rank reads P slices of m/P bytes and applies P - 1
-// reductions on them, all in parallel: ~ a + (P - 1) * (b + g) * m / P per
-// rank, plus a flag round so the inputs outlive their readers. No temporary
-// buffer except when the root's MPI_IN_PLACE input is in the middle of a
-// non-commutative fold (one scratch of a slice).
+// No temporary buffer except when the root's MPI_IN_PLACE input is in the
+// middle of a non-commutative fold (one scratch of a slice).
+//
+// Cost (Li-Hoefler Eq. 8's form over the whole communicator): every rank
+// reads m lines (P slices of m/P), a fraction q/p of them within its domain
+// where q ranks share the bandwidth, the rest across; then the flag round
+// that lets the inputs go:
+//   T = 2 a_a + B_a q m (q/p) + [s > 1] (a_b + B_b q m (p-q)/p)
+// (working set p * m lines).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
 // too under MPI_IN_PLACE) is read and written by one rank only.
@@ -35,6 +39,15 @@ CollTask reduce_tiled(CollCtx& ctx) {
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
+}
+
+double reduce_tiled_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const double p = q.p(), qq = q.q(), m = q.m();
+    double t = 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * qq * m * (qq / p);
+    if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
+    return t;
 }
 
 }  // namespace hmpi::coll

@@ -3,9 +3,11 @@
 // reduce-scatter stage of Li, Hoefler et al., Section 2.4, with the blocks
 // the caller chose instead of equal slices).
 //
-// Cost: rank r reads P blocks of m_r bytes and applies P - 1 reductions,
-// all ranks in parallel: ~ a + (P - 1) * (b + g) * max_r m_r, plus one flag
-// round so inputs outlive their readers.
+// Cost: rank r reads P blocks of m_r bytes and applies P - 1 reductions
+// over its whole block, all ranks in parallel; a block larger than the
+// cache is streamed through P times (read P - 1 times, written P times):
+//   2 a_alpha + B_alpha * p * (3p - 2) * m_b   (m_b = largest block in lines)
+// (the second a: the flag round so inputs outlive their readers).
 //
 // MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
 // to its first m_r bytes, which may hold other ranks' blocks of this rank's
@@ -15,6 +17,8 @@
 //
 // Flags: flag 1 step 1 = "I read no input any more"; every rank waits for
 // all of them before returning (and, in place, before writing its result).
+#include <algorithm>
+
 #include "collectives/framework/data.hpp"
 #include "collectives/reduce/reduction.hpp"
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
@@ -44,6 +48,13 @@ CollTask reduce_scatter_direct(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     if (int e = copy_data(result.data(), n, type, me.recvbuf, n, *me.recvtype)) rc = e;
     co_return rc;
+}
+
+double reduce_scatter_direct_cost(const CostQuery& q) {
+    const int p = q.p();
+    const double mb = std::ceil(q.m() / std::max(1, p));
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb;
 }
 
 }  // namespace hmpi::coll

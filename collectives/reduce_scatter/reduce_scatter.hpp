@@ -10,11 +10,18 @@
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
 CollTask reduce_scatter_then_scatter(CollCtx& ctx);
 CollTask reduce_scatter_direct(CollCtx& ctx);
+CollTask reduce_scatter_tiled(CollCtx& ctx);
+CollTask reduce_scatter_movement_avoiding(CollCtx& ctx);
+double reduce_scatter_then_scatter_cost(const CostQuery& q);
+double reduce_scatter_direct_cost(const CostQuery& q);
+double reduce_scatter_tiled_cost(const CostQuery& q);
+double reduce_scatter_movement_avoiding_cost(const CostQuery& q);
 
 // The blocks of a call on p ranks: element count and first element of each.
 struct ScatterBlocks {

@@ -4,7 +4,9 @@
 //
 // Cost (Li, Hoefler et al., Section 2.4 one-stage reduction, then the
 // direct scatter): (P - 1) * (b + g) * m + b * m at rank 0, the others idle:
-// ~ 2a + P * (b + g) * m; one scratch of m bytes at rank 0. The simple form
+// ~ 2a + P * (b + g) * m; one scratch of m bytes at rank 0. In the
+// model's terms (one thread, m lines, the scratch read and written P times):
+//   2 a_alpha + b_alpha * (3P - 1) * m The simple form
 // for small vectors; direct.cpp spreads the work.
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer; rank 0 writes the
@@ -42,6 +44,12 @@ CollTask reduce_scatter_then_scatter(CollCtx& ctx) {
     }
     ctx.publish(1, 1);
     co_return rc;
+}
+
+double reduce_scatter_then_scatter_cost(const CostQuery& q) {
+    const int p = q.p();
+    const std::size_t ws = static_cast<std::size_t>(p + 1) * q.bytes;
+    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m();
 }
 
 }  // namespace hmpi::coll

@@ -15,9 +15,14 @@
 // buffer. An in-place rank first saves its input (its receive buffer, about
 // to be overwritten) into a scratch. Rank 0's buffer is left untouched.
 //
-// Cost: P - 1 dependent steps of one read and one reduction each:
-// ~ (P - 1) * (a + (b + g) * m) for the last rank, against the linear
-// form's (P - 1) * (b + g) * m of independent work; O(m) work per rank.
+// Cost (our formula, Li-Hoefler parameters): a chain of p - 1 dependent
+// steps, s - 1 of them crossing a domain boundary. Scan: each step one read
+// of m lines (the neighbour's result, folded in), after a local copy of m:
+//   T = b_a m + (p-s)(a_a + b_a m) + (s-1)(a_b + b_b m)
+// Exscan: each push copies m lines into the next rank and folds m more
+// (the pusher's own result) except rank 0's:
+//   T = (p-s)(a_a + b_a m) + (s-1)(a_b + b_b m) + (p-2) b_a m
+// (working set p * m lines). O(m) work per rank.
 //
 // Flags (scan): flag 1 step 1 = "my receive buffer holds my result" (read by
 // r+1); flag 2 step 1 = "I have read yours" (r to r-1).
@@ -47,6 +52,25 @@ CollTask scan_chained(CollCtx& ctx) {
         CO_WAIT_UNTIL(ctx.reached(rank + 1, 2, 1));
     }
     co_return rc;
+}
+
+namespace {
+double chain_cost(const CostQuery& q) {
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const int s = q.s() < q.p() ? q.s() : q.p();
+    return (q.p() - s) * step_cost(q, q.params.alpha, q.m(), ws) + (s - 1) * step_cost(q, q.params.beta, q.m(), ws);
+}
+}  // namespace
+
+double scan_chained_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    return line_cost(q, q.params.alpha, static_cast<std::size_t>(q.p()) * q.bytes) * q.m() + chain_cost(q);
+}
+
+double exscan_chained_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const double fold = (q.p() - 2) * line_cost(q, q.params.alpha, static_cast<std::size_t>(q.p()) * q.bytes) * q.m();
+    return chain_cost(q) + fold;
 }
 
 CollTask exscan_chained(CollCtx& ctx) {

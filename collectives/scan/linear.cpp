@@ -2,9 +2,14 @@
 // in rank order, reading every input where it is (collectives/reduce/
 // reduction.hpp); all ranks work at once, none waits for another's result.
 //
-// Cost: rank r reads r + 1 inputs and applies r reductions: the last rank
-// ~ a + (P - 1) * (b + g) * m, with no chain of dependent steps (the flat
-// prefix reduction; chained.cpp trades the work for a chain of P steps).
+// Cost (our formula, Li-Hoefler parameters): one synchronized step; the last
+// rank reads R = p (scan) or p - 1 (exscan) inputs, one thread's per-line
+// cost b averaged over its domain and the others, while all ranks read at
+// once, p(p+1)/2 (scan) or p(p-1)/2 (exscan) vectors in all, which share a
+// domain's bandwidth 1/B_a; the slower of the two bounds:
+//   T = a_a + max((R - 1) b_avg, B_a * total / s) m,
+//   b_avg = ((q-1) b_a + (p-q) b_b) / (p-1)     (working set p * m lines)
+// No chain of dependent steps (chained.cpp trades the work for one).
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer, which higher ranks
 // read. So an in-place rank folds the lower ranks' inputs into a scratch
@@ -64,5 +69,22 @@ CollTask prefix_linear(CollCtx& ctx, bool inclusive) {
 
 CollTask scan_linear(CollCtx& ctx) { return prefix_linear(ctx, true); }
 CollTask exscan_linear(CollCtx& ctx) { return prefix_linear(ctx, false); }
+
+namespace {
+double prefix_linear_cost(const CostQuery& q, bool inclusive) {
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    const double b_avg = ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (p - q.q()) * line_cost(q, q.params.beta, ws)) /
+                         (p - 1);
+    const int reads = inclusive ? p : p - 1;
+    const double total = inclusive ? p * (p + 1) / 2.0 : p * (p - 1) / 2.0;
+    const double one = (reads - 1) * b_avg, shared = congested_line_cost(q, q.params.alpha, ws) * total / q.s();
+    return q.params.alpha.a + (one > shared ? one : shared) * q.m();
+}
+}  // namespace
+
+double scan_linear_cost(const CostQuery& q) { return prefix_linear_cost(q, true); }
+double exscan_linear_cost(const CostQuery& q) { return prefix_linear_cost(q, false); }
 
 }  // namespace hmpi::coll

@@ -3,6 +3,7 @@
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
+#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
@@ -10,5 +11,9 @@ CollTask scan_linear(CollCtx& ctx);
 CollTask scan_chained(CollCtx& ctx);
 CollTask exscan_linear(CollCtx& ctx);
 CollTask exscan_chained(CollCtx& ctx);
+double scan_linear_cost(const CostQuery& q);
+double scan_chained_cost(const CostQuery& q);
+double exscan_linear_cost(const CostQuery& q);
+double exscan_chained_cost(const CostQuery& q);
 
 }  // namespace hmpi::coll

@@ -7,14 +7,16 @@ namespace hmpi::coll {
 namespace {
 // All take any op, commutative or not, and any type the op is defined on.
 const CollAlgorithm kScan[] = {
-    {"linear", "rank r folds x_0 .. x_r in rank order, reading the inputs in place", intra_only, scan_linear},
+    {"linear", "rank r folds x_0 .. x_r in rank order, reading the inputs in place", intra_only, scan_linear,
+     scan_linear_cost},
     {"chained", "the prefix travels rank to rank, one reduction each (linear chain, Blelloch 1990)",
-     intra_only, scan_chained},
+     intra_only, scan_chained, scan_chained_cost},
 };
 const CollAlgorithm kExscan[] = {
-    {"linear", "rank r folds x_0 .. x_{r-1} in rank order, reading the inputs in place", intra_only, exscan_linear},
+    {"linear", "rank r folds x_0 .. x_{r-1} in rank order, reading the inputs in place", intra_only, exscan_linear,
+     exscan_linear_cost},
     {"chained", "each rank pushes its inclusive prefix into the next rank's buffer (linear chain, Blelloch 1990)",
-     intra_only, exscan_chained},
+     intra_only, exscan_chained, exscan_chained_cost},
 };
 }  // namespace
 

@@ -6,8 +6,11 @@
 //
 // The one-stage scatter of Li, Hoefler et al. (Section 2.2, scatter phase):
 // P - 1 concurrent readers of disjoint parts of one buffer, one copy per
-// block. Cost: a + b * m per rank, in parallel, plus read congestion on the
-// root's memory: ~ 2a + B * (P - 1) * m.
+// block. Cost: the P - 1 readers congest the root's memory, then the root
+// waits for their acknowledgements:
+//   a + B (P - 1) m + a_alpha
+// with (a, B) = alpha when s == 1, beta across cache domains; working set
+// P m bytes.
 //
 // Flags: flag 1 step 1 = "I have copied my block" (read by the root).
 #include "collectives/gather/blocks.hpp"
@@ -29,6 +32,13 @@ CollTask scatter_direct(CollCtx& ctx) {
     PeerSweep peers(root, ctx.size());
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); }, [](int) {}));
     co_return rc;
+}
+
+double scatter_direct_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
+    return congested_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

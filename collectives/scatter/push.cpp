@@ -6,9 +6,11 @@
 //
 // The one-stage scatter (Li, Hoefler et al., Section 2.2) with the copies
 // on the root, like the flat scatter of the classic linear algorithm:
-// cost a + (P - 1) * (a + b * m) on the root, the copies serialized on one
-// core, each written into the receiver's memory (the receiver's cache
-// takes the lines when it reads them). Better than the pulling form only
+// the root's P - 1 copies serialized on one core, each written into the
+// receiver's memory (the receiver's cache takes the lines when it reads
+// them), between the receivers' "ready" and the root's "done" rounds:
+//   a + (P - 1) b m + 2 a_alpha
+// with (a, b) = alpha when s == 1, beta across cache domains. Better than the pulling form only
 // when receivers are busy elsewhere (nonblocking scatter), since the
 // root's core does all the work.
 //
@@ -39,6 +41,13 @@ CollTask scatter_push(CollCtx& ctx) {
                               [&](int q) { (void)copy_block(send_block(me, q), recv_whole(ctx.args_of(q))); }));
     ctx.publish(1, 1);
     co_return rc;
+}
+
+double scatter_push_cost(const CostQuery& q) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
+    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
+    return link.a + (q.p() - 1) * line_cost(q, link, ws) * q.m() + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -9,6 +9,8 @@
 #pragma once
 #include <cstddef>
 
+#include "primitives/reduce_table.hpp"
+
 namespace hmpi {
 
 enum class StoreKind : unsigned char { temporal, non_temporal };
@@ -18,5 +20,12 @@ void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexc
 
 // Orders earlier non-temporal stores before later stores (a flag's publish).
 void store_fence() noexcept;
+
+// The same copy with the kernel of instruction set `isa` (which the CPU
+// must support: prim::isa_supported), for tests and benchmarks comparing
+// the paths. copy_bytes uses prim::active_isa()'s (HMPI_REDUCE_ISA picks
+// the copy kernels too). The portable kernel is SSE2 streaming stores on
+// x86-64 and memcpy elsewhere.
+void copy_bytes_with(prim::Isa isa, void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;
 
 }  // namespace hmpi

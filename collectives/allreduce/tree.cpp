@@ -1,0 +1,153 @@
+// Tree allreduce: Li, Hoefler, Hu, Snir (2014), Section 2.2 ("reduce-
+// broadcast"): an n-ary reduction tree mapped onto the topology (cache
+// domains first, then across them; tree_shape.hpp), whose first intra-domain
+// phase is Eq. 1's congestion-aware one (q - d reductions at once), then a
+// one-stage or two-stage broadcast of the result (Eq. 4), whichever the
+// model predicts cheaper (li_bcast's two_stage).
+//
+// Cost, Eq. 5 = Eq. 3 + Eq. 4:
+//   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)
+//     + (a_b + b_b m) ceil(log2 s)                          (Eq. 2)
+//     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
+// with the n-ary forms (n - 1)(a + b m) ceil(log_n x) for radix n != 2
+// (knobs.hpp), and the in-cache or memory per-line costs by the working
+// set p * m lines (cost.hpp).
+//
+// Any op (non-commutative ones fold in rank order, the lower rank as `in`),
+// any datatype, MPI_IN_PLACE. Vectors of a contiguous type up to 56 bytes
+// travel in flag payloads: one cache line per tree step, no buffer reads,
+// no scratch. A node's partial is its receive buffer (which holds its input
+// under MPI_IN_PLACE), so nothing is allocated, except for an in-place
+// inner node of a non-commutative op (one scratch, reduction.hpp).
+//
+// Flags: flag 1 step 1 = "my partial is ready" (to the parent); flag 2 step
+// 1 = "my receive buffer (payload) holds the result", flag 3 step 1 = "I
+// have copied it" (result_bcast). Every input and partial is read before
+// the top has the result, so the broadcast's acknowledgements are all the
+// lifetime rule needs.
+#include <cstring>
+
+#include "collectives/allreduce/allreduce.hpp"
+#include "collectives/allreduce/knobs.hpp"
+#include "collectives/allreduce/tree_shape.hpp"
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const Datatype* dst_type, bool small,
+                           unsigned char* small_result) {
+    const CollCall& me = ctx.call();
+    const Op& op = *me.op;
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const Operand mine = input_of(me);
+    const int k = tp.children.size();
+    const bool top = tp.parent < 0;
+
+    if (small) {
+        const std::size_t bytes = data_bytes(n, type);
+        alignas(64) unsigned char acc[64];
+        alignas(64) unsigned char tmp[64];
+        auto child_into = [&](unsigned char* to, int i) { std::memcpy(to, ctx.payload_of(tp.children[i], 1), bytes); };
+        if (k == 0) {
+            std::memcpy(acc, mine.buf, bytes);
+        } else if (op.commutative) {
+            std::memcpy(acc, mine.buf, bytes);
+            for (int i = 0; i < k; ++i) {
+                CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+                child_into(tmp, i);
+                reduce_data(op, tmp, acc, n, type);
+            }
+        } else {
+            for (int i = 0; i < k; ++i) CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+            child_into(acc, k - 1);
+            for (int i = k - 2; i >= 0; --i) {
+                child_into(tmp, i);
+                reduce_data(op, tmp, acc, n, type);
+            }
+            reduce_data(op, mine.buf, acc, n, type);
+        }
+        if (top) {
+            std::memcpy(small_result, acc, bytes);
+        } else {
+            std::memcpy(ctx.payload(1), acc, bytes);
+            ctx.publish_to(1, 1, tp.parent);
+        }
+        co_return MPI_SUCCESS;
+    }
+
+    int rc = MPI_SUCCESS;
+    const bool dst_is_input = me.in_place && dst == me.recvbuf;
+    if (k == 0) {
+        if (top && !dst_is_input) rc = copy_data(mine.buf, n, *mine.type, dst, n, *dst_type);
+        if (!top) {
+            ctx.publish_scratch(mine.buf);
+            ctx.publish_to(1, 1, tp.parent);
+        }
+        co_return rc;
+    }
+    if (op.commutative) {
+        if (!dst_is_input) rc = copy_data(mine.buf, n, *mine.type, dst, n, *dst_type);
+        for (int i = 0; i < k; ++i) {
+            CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+            reduce_data(op, ctx.scratch_of(tp.children[i]), dst, n, type);
+        }
+    } else {
+        for (int i = 0; i < k; ++i) CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+        auto operand = [&](int i) -> Operand {
+            if (i == 0) return mine;
+            return {ctx.scratch_of(tp.children[i - 1]), &type};
+        };
+        rc = reduce_in_order(op, type, n, 0, k + 1, operand, dst, *dst_type, dst_is_input ? 0 : -1);
+    }
+    if (!top) {
+        ctx.publish_scratch(dst);
+        ctx.publish_to(1, 1, tp.parent);
+    }
+    co_return rc;
+}
+
+namespace {
+
+std::size_t reduction_working_set(const CostQuery& q) { return static_cast<std::size_t>(q.p()) * q.bytes; }
+
+}  // namespace
+
+CollTask allreduce_tree(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const CostQuery q = query_of(ctx);
+    const std::size_t ws = reduction_working_set(q);
+    const bool small = fits_payload(n, type);
+
+    TreeOptions o;
+    o.radix = kReductionKnobs.tree_radix;
+    o.rank_order = !me.op->commutative;
+    o.survivors = eq1_survivors(q, q.q(), ws);
+    const TreePlace tp = tree_place(ctx.topology(), ctx.rank(), o);
+
+    alignas(64) unsigned char result[64];
+    int rc = MPI_SUCCESS;
+    CO_RUN(rc, tree_reduce_phase(ctx, tp, me.recvbuf, me.recvtype, small, result));
+    if (tp.parent < 0 && small) {
+        std::memcpy(ctx.payload(2), result, data_bytes(n, type));
+        if (int e = copy_data(result, n, type, me.recvbuf, me.recvcount, *me.recvtype)) rc = e;
+    }
+    bool two_stage = false;
+    li_bcast(q, q.q(), q.s(), q.m(), ws, &two_stage);
+    int rc2 = MPI_SUCCESS;
+    CO_RUN(rc2, result_bcast(ctx, tp.top, two_stage, small));
+    co_return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+double allreduce_tree_cost(const CostQuery& q) {
+    const std::size_t ws = reduction_working_set(q);
+    const int n = kReductionKnobs.tree_radix;
+    const double m = q.m();
+    return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
+           li_bcast(q, q.q(), q.s(), m, ws);
+}
+
+}  // namespace hmpi::coll

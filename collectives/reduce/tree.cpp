@@ -1,0 +1,93 @@
+// Tree reduction: the reduction phase of the tree allreduce (Li, Hoefler,
+// Hu, Snir 2014, Section 2.6: "a reduce can be implemented as the reduction
+// phase in allreduce"), an n-ary tree over the topology with Eq. 1's first
+// phase (collectives/allreduce/tree_shape.hpp). As the paper says, inner
+// nodes other than the root need a temporary buffer for their partial (only
+// the root has an output buffer); vectors up to 56 bytes of a contiguous type
+// travel in flag payloads instead, with no buffer at all.
+//
+// For a commutative op the root leads every group holding it, so the
+// result lands in its receive buffer; for a non-commutative one the tree
+// keeps rank order with rank 0 on top, which then hands the result to the
+// root (one extra copy of m lines).
+//
+// Cost, Eq. 3 = Eq. 1 + intra + Eq. 2:
+//   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d) + (a_b + b_b m) ceil(log2 s)
+// (n-ary forms for radix n != 2, knobs.hpp; working set p * m lines).
+//
+// Flags: flag 1 step 1 = "my partial is ready" (to the parent; the top's:
+// "the result is ready" to the root when they differ); flag 2 step 1 = "I
+// have folded my children" (they wait for it: their partials are read
+// until then); flag 3 step 1 = "the root has copied the result" (root to
+// top). tree_reduce_phase does the folding.
+#include <cstring>
+
+#include "collectives/allreduce/knobs.hpp"
+#include "collectives/allreduce/tree_shape.hpp"
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "core/op.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_tree(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int rank = ctx.rank(), root = me.root;
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const bool commutative = me.op->commutative;
+    const CostQuery q = query_of(ctx);
+    const bool small = fits_payload(n, type);
+
+    TreeOptions o;
+    o.radix = kReductionKnobs.tree_radix;
+    o.rank_order = !commutative;
+    o.lead = commutative ? root : -1;
+    o.survivors = eq1_survivors(q, q.q(), static_cast<std::size_t>(q.p()) * q.bytes);
+    const TreePlace tp = tree_place(ctx.topology(), rank, o);
+    const bool top = tp.parent < 0;
+
+    // Where this node's partial goes.
+    TypedScratch scratch;
+    void* dst = nullptr;
+    const Datatype* dst_type = &type;
+    if (!small) {
+        if (top && rank == root) {
+            dst = me.recvbuf;
+            dst_type = me.recvtype;
+        } else if (top || !tp.children.empty()) {
+            scratch = TypedScratch(n, type);
+            dst = scratch.data();
+        }
+    }
+    alignas(64) unsigned char result[64];
+    int rc = MPI_SUCCESS;
+    CO_RUN(rc, tree_reduce_phase(ctx, tp, dst, dst_type, small, result));
+    if (!tp.children.empty()) ctx.publish(2, 1);
+
+    if (top && rank == root) {
+        if (small) rc = copy_data(result, n, type, me.recvbuf, me.recvcount, *me.recvtype);
+    } else if (top) {
+        // Non-commutative op, root elsewhere: offer the result, wait until it is taken.
+        if (small) std::memcpy(ctx.payload(1), result, data_bytes(n, type));
+        else ctx.publish_scratch(dst);
+        ctx.publish_to(1, 1, root);
+        CO_WAIT_UNTIL(ctx.reached(root, 3, 1));
+    }
+    if (rank == root && !top) {
+        CO_WAIT_UNTIL(ctx.reached(tp.top, 1, 1));
+        const void* from = small ? static_cast<const void*>(ctx.payload_of(tp.top, 1)) : ctx.scratch_of(tp.top);
+        rc = copy_data(from, n, type, me.recvbuf, me.recvcount, *me.recvtype);
+        ctx.publish_to(3, 1, tp.top);
+    }
+    if (!top) CO_WAIT_UNTIL(ctx.reached(tp.parent, 2, 1));
+    co_return rc;
+}
+
+double reduce_tree_cost(const CostQuery& q) {
+    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const int n = kReductionKnobs.tree_radix;
+    return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n);
+}
+
+}  // namespace hmpi::coll

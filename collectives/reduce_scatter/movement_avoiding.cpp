@@ -1,0 +1,90 @@
+// Movement-avoiding reduce-scatter (YHCCL, Section 3.3, the reduce-scatter
+// stage on its own): in step t rank r visits block j = (r + t) mod p and
+// folds its OWN input block j into block j's result, so every rank reads
+// only its own (cache-warm) input and the results travel instead. The first
+// visitor of block j is rank j itself, which copies its input block into
+// its result; the others follow one after another (rank r starts step t
+// once rank r + 1 has finished step t - 1, which was on the same block), a
+// single-writer step counter per rank (flag 1).
+//
+// Block j's result lives in rank j's receive buffer, except when rank j is
+// MPI_IN_PLACE and its block does not start at element 0 (its receive
+// buffer is then its whole input, and the result's place holds other
+// blocks it has yet to read): then in a scratch it offers to the visitors
+// (publish_scratch, announced by its first step) and copies into place once
+// the last visitor is done.
+//
+// Visitors of block j come in the order j, j - 1, ..., j + 1 (mod p), a
+// rotation of rank order: commutative ops only.
+//
+// Data access volume (YHCCL): p reads of input blocks and p - 1
+// read-modify-writes of a result per block.
+// Cost: p a_alpha + B_alpha * p * (3p - 2) * m_b  (m_b = the largest block
+// in lines; p concurrent ranks, each reading p input blocks and reading
+// and writing p - 1 results; its own input lines come from its cache).
+//
+// Lifetime: block j is complete once rank j + 1 (its last visitor) has
+// finished step p - 1, and every earlier visitor finished before it; nobody
+// reads rank j's buffers after that, so rank j may return then.
+//
+// Flags: flag 1 = step counter (1..p).
+#include <algorithm>
+#include <limits>
+
+#include "collectives/allreduce/yhccl.hpp"
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_scatter_movement_avoiding(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank(), next = (rank + 1) % p, prev = (rank + p - 1) % p;
+    const ScatterBlocks blocks(me, p);
+    const Datatype& type = *me.sendtype;
+    const Operand mine = input_of(me);
+    const auto own = static_cast<std::size_t>(rank);
+    // Where my block's result accumulates (see the header comment).
+    const bool in_scratch = me.in_place && blocks.first[own] != 0 && blocks.count[own] > 0;
+    TypedScratch scratch;
+    if (in_scratch) scratch = TypedScratch(blocks.count[own], type);
+    ctx.publish_scratch(scratch.data());
+    auto home_of = [&](int j) -> std::pair<void*, const Datatype*> {
+        const CollCall& a = ctx.args_of(j);
+        const auto ji = static_cast<std::size_t>(j);
+        if (a.in_place && blocks.first[ji] != 0 && blocks.count[ji] > 0)
+            return {const_cast<void*>(ctx.scratch_of(j)), &type};
+        return {a.recvbuf, a.recvtype};
+    };
+    for (int t = 0; t < p; ++t) {
+        const int j = (rank + t) % p;
+        const auto ji = static_cast<std::size_t>(j);
+        if (t > 0) CO_WAIT_UNTIL(ctx.reached(next, 1, static_cast<unsigned>(t)));
+        const std::int64_t n = blocks.count[ji];
+        if (n > 0) {
+            const auto [result, rtype] = home_of(j);
+            const void* in = element_at(mine.buf, blocks.first[ji], *mine.type);
+            if (t > 0) reduce_data(*me.op, in, result, n, type);
+            else if (in != result) copy_data(in, n, *mine.type, result, n, *rtype);
+        }
+        // Only the rank behind waits for my steps (for its next visit, and
+        // for my last one: I am the last visitor of its block).
+        ctx.publish_to(1, static_cast<unsigned>(t) + 1, prev);
+    }
+    // My block is complete once its last visitor (rank + 1) has finished.
+    CO_WAIT_UNTIL(ctx.reached(next, 1, static_cast<unsigned>(p)));
+    int rc = MPI_SUCCESS;
+    if (in_scratch) rc = copy_data(scratch.data(), blocks.count[own], type, me.recvbuf, blocks.count[own], *me.recvtype);
+    co_return rc;
+}
+
+double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
+    const int p = q.p();
+    if (p > 255) return std::numeric_limits<double>::infinity();
+    const double mb = std::ceil(q.m() / std::max(1, p));
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return p * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb;
+}
+
+}  // namespace hmpi::coll

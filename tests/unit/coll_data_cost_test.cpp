@@ -1,0 +1,89 @@
+// Cost formulas of the data-movement collectives (bcast, gather, scatter,
+// allgather, alltoall and their v/w forms, neighbourhood): every algorithm
+// has one, finite where its shape allows it, +infinity where it does not,
+// on made-up topologies (one and several cache domains).
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "collectives/framework/registry.hpp"
+#include "collectives/model/cost.hpp"
+#include "collectives/model/params.hpp"
+#include <doctest/doctest.h>
+
+using namespace hmpi::coll;
+
+namespace {
+
+CommTopology shape(int p, int s) {
+    CommTopology t;
+    t.p = p;
+    t.s = s;
+    t.q = (p + s - 1) / s;
+    t.cache_bytes = std::size_t(64) << 20;
+    return t;
+}
+
+double cost_of(CollKind k, const CostQuery& q, const char* name) {
+    for (const Prediction& pr : predict(k, q))
+        if (std::strcmp(pr.algorithm->name, name) == 0) return pr.ns;
+    FAIL("no algorithm " << name << " for " << coll_name(k));
+    return 0;
+}
+
+const CollKind kDataKinds[] = {CollKind::bcast,     CollKind::gather,     CollKind::gatherv,
+                               CollKind::scatter,   CollKind::scatterv,   CollKind::allgather,
+                               CollKind::allgatherv, CollKind::alltoall,  CollKind::alltoallv,
+                               CollKind::alltoallw, CollKind::neighbor_allgather, CollKind::neighbor_alltoallw};
+
+bool shape_rules_out(const char* name, int p, int s) {
+    const std::string n = name;
+    if (n == "two_stage") return s <= 1;
+    if (n == "recursive_doubling") return (p & (p - 1)) != 0;
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("data-movement algorithms all have cost formulas") {
+    ModelParams params = default_model_params();
+    for (int s : {1, 2, 4}) {
+        for (int p : {2, 6, 8, 16}) {
+            if (p < s) continue;
+            const CommTopology topo = shape(p, s);
+            for (CollKind k : kDataKinds) {
+                for (std::size_t bytes : {std::size_t(0), std::size_t(8), std::size_t(4096), std::size_t(1) << 20}) {
+                    CostQuery q{params, topo, k, bytes, true};
+                    for (const Prediction& pr : predict(k, q)) {
+                        CAPTURE(coll_name(k));
+                        CAPTURE(pr.algorithm->name);
+                        CAPTURE(p);
+                        CAPTURE(s);
+                        CAPTURE(bytes);
+                        const bool has_cost = pr.algorithm->cost != nullptr;
+                        REQUIRE(has_cost);
+                        const bool inline_too_big = std::strcmp(pr.algorithm->name, "inline") == 0 && bytes > 56;
+                        if (shape_rules_out(pr.algorithm->name, p, s) || inline_too_big)
+                            CHECK(std::isinf(pr.ns));
+                        else
+                            CHECK((std::isfinite(pr.ns) && pr.ns >= 0));
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("bcast: the tiny inline form is cheapest for 8 bytes; costs grow with size") {
+    ModelParams params = default_model_params();
+    const CommTopology topo = shape(2, 1);
+    CostQuery tiny{params, topo, CollKind::bcast, 8, true};
+    CHECK(cost_of(CollKind::bcast, tiny, "inline") < cost_of(CollKind::bcast, tiny, "one_stage"));
+    CostQuery big{params, topo, CollKind::bcast, std::size_t(1) << 20, true};
+    CHECK(cost_of(CollKind::bcast, big, "one_stage") > cost_of(CollKind::bcast, tiny, "one_stage"));
+    // Several domains: the two-stage form has a finite prediction and beats the
+    // one-stage one once q ranks per domain would all cross to the root's.
+    const CommTopology wide = shape(16, 4);
+    CostQuery large{params, wide, CollKind::bcast, std::size_t(1) << 20, true};
+    CHECK(std::isfinite(cost_of(CollKind::bcast, large, "two_stage")));
+}

@@ -1,0 +1,129 @@
+// The performance model's building blocks: the Li-Hoefler equations give
+// the values worked out by hand from the paper's definitions, the size
+// ranges of the decision cache tile the sizes without gaps, and every
+// algorithm of every collective has a cost formula.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "collectives/framework/levels.hpp"
+#include "collectives/framework/registry.hpp"
+#include "collectives/model/cost.hpp"
+#include "collectives/model/params.hpp"
+
+using namespace hmpi::coll;
+
+namespace {
+
+ModelParams made_up_params() {
+    ModelParams p;
+    p.alpha = {100, 2, 4, 6, 8};     // a, b, B, b_mem, B_mem
+    p.beta = {300, 5, 10, 9, 12};
+    p.copy_bandwidth = 10;
+    p.nt_copy_bandwidth = 12;
+    return p;
+}
+
+// s sockets of q cores each (one L3 per socket), ranks numbered compactly.
+CommTopology sockets(int s, int q) {
+    std::vector<RankPlace> places;
+    for (int i = 0; i < s * q; ++i) {
+        RankPlace r;
+        r.core = i;
+        r.l2 = i;
+        r.l3 = i / q;
+        r.numa = i / q;
+        r.socket = i / q;
+        places.push_back(r);
+    }
+    return build_comm_topology(places, 1 << 20, 32 << 20, true);
+}
+
+}  // namespace
+
+TEST_CASE("Eq. 1: the congestion-aware first phase of the intra-domain reduction") {
+    const ModelParams p = made_up_params();
+    const CommTopology t = sockets(1, 16);
+    const CostQuery q{p, t, CollKind::allreduce, 64 * 10, true};
+    // c = floor(b/B) = floor(2/4) -> at least 1; d = min(q, 2^(1+ceil log2 1) + 1) = 3.
+    // T = a + (q-d) B m + (a + b m) ceil(log2 d) = 100 + 13*4*10 + (100 + 20)*2.
+    CHECK(li_intra_tree_reduce(q, 16, q.m(), 0) == doctest::Approx(100 + 13 * 4 * 10 + 120 * 2));
+    // Few ranks: no congested phase, a plain binary tree.
+    CHECK(li_intra_tree_reduce(q, 2, q.m(), 0) == doctest::Approx(120));
+    CHECK(li_intra_tree_reduce(q, 1, q.m(), 0) == 0);
+}
+
+TEST_CASE("Eq. 2 and Eq. 4: inter-domain tree and one- or two-stage broadcast") {
+    const ModelParams p = made_up_params();
+    const CommTopology t = sockets(4, 4);
+    const CostQuery q{p, t, CollKind::allreduce, 64, true};
+    CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
+    const double two = (100 + 4 * 3 * 1) + (300 + 5 * 1);  // a_a + B_a (q-1) m + a_b + b_b m
+    const double one = 300 + 10 * 4 * 1;                   // a_b + B_b q m
+    CHECK(li_two_stage_bcast(q, 4, 4, 1, 0) == doctest::Approx(two));
+    CHECK(li_one_stage_bcast(q, 4, 4, 1, 0) == doctest::Approx(one));
+    bool two_stage = true;
+    CHECK(li_bcast(q, 4, 4, 1, 0, &two_stage) == doctest::Approx(std::min(one, two)));
+    CHECK(two_stage == (two < one));
+    // One domain: the broadcast stays inside it.
+    CHECK(li_one_stage_bcast(q, 4, 1, 1, 0) == doctest::Approx(100 + 4 * 3));
+}
+
+TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
+    const ModelParams p = made_up_params();
+    const CommTopology t = sockets(2, 4);
+    const CostQuery q{p, t, CollKind::allreduce, 64, true};
+    // p = 8 = 2^3, q = 4, s = 2: (a_a + B_a q m) log2 q + (a_b + B_b q m) log2 s.
+    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 16) * 2 + (300 + 40) * 1));
+    // p = 12, q = 6, s = 2: (a_a + B_a q m)(ceil log2 q + 2) + (a_b + B_b q m)(ceil log2 p - floor log2 q - 1).
+    CHECK(li_dissemination(q, 12, 6, 2, 1, 0) == doctest::Approx((100 + 24) * 5 + (300 + 60) * 1));
+    // Eq. 10: a_a q + B_a m q + (a_b + B_b m) ceil(log2 s).
+    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + 4 * 10 * 4 + (300 + 10 * 10)));
+}
+
+TEST_CASE("out of cache, the memory per-line costs apply") {
+    const ModelParams p = made_up_params();
+    const CommTopology t = sockets(1, 4);
+    const CostQuery q{p, t, CollKind::allreduce, 64, true};
+    REQUIRE(t.cache_bytes > 0);
+    CHECK(step_cost(q, p.alpha, 10, t.cache_bytes) == doctest::Approx(100 + 2 * 10));
+    CHECK(step_cost(q, p.alpha, 10, t.cache_bytes + 1) == doctest::Approx(100 + 6 * 10));
+    CHECK(congested_step_cost(q, p.alpha, 10, 3, t.cache_bytes + 1) == doctest::Approx(100 + 8 * 3 * 10));
+}
+
+TEST_CASE("the decision cache's size ranges tile the sizes in order") {
+    CHECK(size_range_of(0) == 0);
+    CHECK(size_range_of(1) == 1);
+    int last = 0;
+    for (std::size_t b = 1; b < (std::size_t(1) << 30); b = b * 9 / 8 + 1) {
+        const int r = size_range_of(b);
+        CHECK(r >= last);
+        CHECK(size_range_low(r) <= b);
+        if (r + 1 < kSizeRanges) CHECK(b < size_range_low(r + 1));
+        const std::size_t rep = size_range_representative(r);
+        CHECK(size_range_of(rep) == r);
+        last = r;
+    }
+    // Two ranges per power of two.
+    CHECK(size_range_of(1024) + 2 == size_range_of(2048));
+    CHECK(size_range_of(1024) + 1 == size_range_of(1500));
+}
+
+TEST_CASE("every intracommunicator algorithm has a cost formula") {
+    const ModelParams p = made_up_params();
+    const CommTopology t = sockets(2, 4);
+    for (int i = 0; i < kCollKinds; ++i) {
+        const auto k = static_cast<CollKind>(i);
+        for (const CollAlgorithm& a : algorithms_of(k)) {
+            CAPTURE(coll_name(k));
+            CAPTURE(a.name);
+            const bool has_cost = a.cost != nullptr;
+            REQUIRE(has_cost);
+            const CostQuery q{p, t, k, 4096, true};
+            const double ns = a.cost(q);
+            CHECK((ns > 0 || std::isinf(ns)));
+        }
+    }
+}

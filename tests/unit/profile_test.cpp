@@ -1,0 +1,141 @@
+// Model profiles (collectives/model/profile.cpp, docs/model.md): what
+// format_profile writes reads back the same, and parse_profile rejects
+// malformed files with a message that names the problem.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "collectives/model/params.hpp"
+#include "collectives/model/profile.hpp"
+
+using namespace hmpi::coll;
+
+namespace {
+
+ModelParams sample() {
+    ModelParams p;
+    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25};
+    p.beta = {480, 2.5, 1.5, 5, 4};
+    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25}}, {LevelKind::node, {480, 2.5, 1.5, 5, 4}}};
+    p.copy_bandwidth = 11.75;
+    p.nt_copy_bandwidth = 14.5;
+    p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
+    return p;
+}
+
+void same_link(const LinkCost& x, const LinkCost& y) {
+    CHECK(x.a == doctest::Approx(y.a));
+    CHECK(x.b == doctest::Approx(y.b));
+    CHECK(x.B == doctest::Approx(y.B));
+    CHECK(x.b_mem == doctest::Approx(y.b_mem));
+    CHECK(x.B_mem == doctest::Approx(y.B_mem));
+}
+
+// The sample's text with `from` replaced by `to` (which must occur).
+std::string edited(const std::string& from, const std::string& to) {
+    std::string t = format_profile(sample());
+    const std::size_t at = t.find(from);
+    REQUIRE(at != std::string::npos);
+    return t.replace(at, from.size(), to);
+}
+
+std::string rejection(const std::string& text) {
+    std::string error;
+    auto p = parse_profile(text, &error);
+    CHECK_FALSE(p.has_value());
+    CHECK_FALSE(error.empty());
+    return error;
+}
+
+}  // namespace
+
+TEST_CASE("a formatted profile parses back to the same parameters") {
+    const ModelParams p = sample();
+    const std::string text = format_profile(p);
+    std::string error;
+    auto q = parse_profile(text, &error);
+    REQUIRE_MESSAGE(q.has_value(), error);
+    CHECK(q->topology_key == p.topology_key);
+    same_link(q->alpha, p.alpha);
+    same_link(q->beta, p.beta);
+    REQUIRE(q->levels.size() == 2);
+    CHECK(q->levels[0].kind == LevelKind::l3);
+    CHECK(q->levels[1].kind == LevelKind::node);
+    same_link(q->levels[0].cost, p.levels[0].cost);
+    same_link(q->levels[1].cost, p.levels[1].cost);
+    CHECK(q->copy_bandwidth == doctest::Approx(p.copy_bandwidth));
+    CHECK(q->nt_copy_bandwidth == doctest::Approx(p.nt_copy_bandwidth));
+    // And formatting again gives the same text.
+    CHECK(format_profile(*q) == text);
+}
+
+TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF") {
+    std::string text = "# written by hand\n\n" + format_profile(sample()) + "tool hmpi-calibrate 1\nmeasured 2024-01-01T00:00:00Z\n";
+    std::string crlf;
+    for (char c : text) crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    for (const std::string& t : {text, crlf}) {
+        std::string error;
+        auto q = parse_profile(t, &error);
+        REQUIRE_MESSAGE(q.has_value(), error);
+        CHECK(q->alpha.a == doctest::Approx(212.5));
+    }
+}
+
+TEST_CASE("the default parameters are usable and format as a valid profile") {
+    const ModelParams d = default_model_params();
+    for (const LinkCost& l : {d.alpha, d.beta}) {
+        CHECK(l.a > 0);
+        CHECK(l.b > 0);
+        CHECK(l.B > 0);
+        CHECK(l.b <= l.b_mem);
+        CHECK(l.B <= l.B_mem);
+    }
+    CHECK(d.alpha.a <= d.beta.a);
+    CHECK(d.copy_bandwidth > 0);
+    CHECK(d.nt_copy_bandwidth > 0);
+    CHECK(d.source == "built-in default");
+    std::string error;
+    CHECK_MESSAGE(parse_profile(format_profile(d), &error).has_value(), error);
+}
+
+TEST_CASE("malformed profiles are rejected with a reason") {
+    CHECK(rejection("").find("format") != std::string::npos);
+    CHECK(rejection(edited("format 1", "format 2")).find("format 2") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.a -3")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.a 0")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("alpha.b 1.25", "alpha.b nan")).find("alpha.b") != std::string::npos);
+    CHECK(rejection(edited("alpha.b 1.25", "alpha.b inf")).find("alpha.b") != std::string::npos);
+    CHECK(rejection(edited("alpha.b 1.25", "alpha.b 1.25ns")).find("not a number") != std::string::npos);
+    CHECK(rejection(edited("alpha.b 1.25", "alpha.b")).find("no value") != std::string::npos);
+    CHECK(rejection(edited("beta.B_mem 4\n", "")).find("beta.B_mem") != std::string::npos);
+    CHECK(rejection(edited("copy_bandwidth 11.75\n", "")).find("copy_bandwidth") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.c 212.5")).find("alpha.c") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "gamma.a 212.5")).find("gamma.a") != std::string::npos);
+    CHECK(rejection(edited("level.l3.a", "level.l4.a")).find("l4") != std::string::npos);
+    CHECK(rejection(edited("level.node.B_mem 4\n", "")).find("level.node") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.a 212.5\nalpha.a 300")).find("repeated") != std::string::npos);
+    std::string no_key = format_profile(sample());
+    no_key.erase(no_key.find("topology_key"), no_key.find('\n', no_key.find("topology_key")) + 1 - no_key.find("topology_key"));
+    CHECK(rejection(no_key).find("topology_key") != std::string::npos);
+}
+
+TEST_CASE("the topology key and the default location") {
+    const std::string key = machine_topology_key();
+    CHECK_FALSE(key.empty());
+    CHECK(key == machine_topology_key());  // stable
+    CHECK(key.find("core") != std::string::npos);
+    const std::string name = profile_file_name("x86_64:1pkg:2core:1pu/core:L3=105MiB");
+    CHECK(name == "profile-x86_64_1pkg_2core_1pu_core_L3_105MiB.txt");
+    CHECK(default_profile_path().find(profile_file_name(key)) != std::string::npos);
+}
+
+TEST_CASE("set_model_params replaces what model_params returns") {
+    ModelParams p = sample();
+    p.source = "test";
+    set_model_params(p);
+    CHECK(model_params().source == "test");
+    CHECK(model_params().alpha.a == doctest::Approx(212.5));
+    set_model_params(default_model_params());
+    CHECK(model_params().source == "built-in default");
+}

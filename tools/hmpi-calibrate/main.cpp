@@ -1,0 +1,601 @@
+// hmpi-calibrate: measures the Li-Hoefler model parameters on this machine
+// and writes them as a profile the runtime loads to choose collective
+// algorithms (docs/model.md).
+//
+//   hmpi-calibrate [--quick] [--output PATH] [--print]
+//   hmpi-calibrate --check PATH
+//
+// Per link (alpha: two cores in one cache domain; beta: two cache domains;
+// and every level where cores meet, e.g. L2, L3, NUMA, socket, node) it
+// measures a, b and b_mem with one writer and one reader, and B and B_mem
+// with t readers at once; then one thread's copy bandwidth, temporal and
+// non-temporal. Progress goes to stderr, one line per measurement.
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "collectives/model/params.hpp"
+#include "collectives/model/profile.hpp"
+#include "measure.hpp"
+
+namespace {
+
+using namespace hmpi;
+using namespace hmpi::calibrate;
+using coll::LevelKind;
+using coll::LinkCost;
+
+constexpr const char* kToolVersion = "hmpi-calibrate 1";
+constexpr std::size_t kLine = 64;
+
+struct Options {
+    bool quick = false;
+    bool print = false;
+    std::string output;  // "" = the default location
+    std::string check;   // --check PATH
+};
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: hmpi-calibrate [--quick] [--output PATH] [--print]\n"
+                 "       hmpi-calibrate --check PATH\n"
+                 "  --quick        fewer sizes and rounds (seconds; for tests), less precise\n"
+                 "  --output PATH  where to write the profile (default: %s)\n"
+                 "  --print        print the profile to stdout (writes a file only with --output)\n"
+                 "  --check PATH   parse a profile and check that its values are sane and that it\n"
+                 "                 was measured on this machine's topology; exit status 1 if not\n",
+                 coll::default_profile_path().c_str());
+    return 2;
+}
+
+// Progress: "hmpi-calibrate: [i/n] what: ..." on stderr.
+int g_step = 0, g_steps = 0;
+void progress(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress(const char* fmt, ...) {
+    std::fprintf(stderr, "hmpi-calibrate: ");
+    if (g_step > 0) std::fprintf(stderr, "[%d/%d] ", g_step, g_steps);
+    va_list ap;
+    va_start(ap, fmt);
+    std::vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    std::fputc('\n', stderr);
+}
+
+std::string mib(std::size_t bytes) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+    return b;
+}
+
+const char* level_key(LevelKind k) {
+    switch (k) {
+        case LevelKind::core: return "core";
+        case LevelKind::l2: return "l2";
+        case LevelKind::l3: return "l3";
+        case LevelKind::numa: return "numa";
+        case LevelKind::socket: return "socket";
+        case LevelKind::node: return "node";
+    }
+    return "node";
+}
+
+// One link to measure: two cores whose innermost common level is `kind`,
+// and the cores of the congested ring (every hop of the ring crosses
+// `kind` where the link is across domains).
+struct LinkPlan {
+    LevelKind kind;
+    std::string name;  // for progress and comments, e.g. "L3 (alpha)"
+    int writer, reader;
+    std::vector<int> ring;
+};
+
+// Geometric sizes 1, f, f^2, ... <= max_lines (always including max_lines).
+std::vector<std::size_t> geometric(std::size_t max_lines, std::size_t factor) {
+    std::vector<std::size_t> v;
+    for (std::size_t m = 1; m < max_lines; m *= factor) v.push_back(m);
+    v.push_back(std::max<std::size_t>(max_lines, 1));
+    return v;
+}
+
+struct Plan {
+    bool quick;
+    std::size_t cache_ws;  // largest in-cache working set
+    std::vector<std::size_t> mem_ws;  // working sets beyond every cache (may be empty)
+    double target_ns;      // time per in-cache size
+    int min_rounds, max_rounds, mem_rounds;
+    int passes;  // sweeps over the in-cache sizes; per size the median across them
+};
+
+// Runs a sweep `passes` times (interleaving the sizes' repetitions, so that
+// a burst of other load hits one pass, not one size) and returns, per size,
+// the median across passes.
+template <class Sweep>
+std::vector<double> over_passes(int passes, Sweep sweep) {
+    std::vector<std::vector<double>> all;
+    for (int i = 0; i < passes; ++i) all.push_back(sweep());
+    std::vector<double> med(all[0].size());
+    for (std::size_t s = 0; s < med.size(); ++s) {
+        std::vector<double> v;
+        for (const auto& r : all) v.push_back(r[s]);
+        std::sort(v.begin(), v.end());
+        med[s] = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+    }
+    return med;
+}
+
+Rounds rounds_for(const Plan& plan, const std::vector<std::size_t>& lines) {
+    Rounds r;
+    r.min_rounds = plan.min_rounds;
+    r.budget_ns = 2 * plan.target_ns;
+    for (std::size_t m : lines) {
+        // A guess of a round's time (400 ns + 4 ns per line) sets the count;
+        // the medians do not depend on it being right.
+        const double est = 400.0 + 4.0 * static_cast<double>(m);
+        r.rounds.push_back(
+            static_cast<int>(std::clamp(plan.target_ns / est, double(plan.min_rounds), double(plan.max_rounds))));
+    }
+    return r;
+}
+
+// fit_line, then again without the sizes the first fit misses by more than
+// half (a size whose every round was interrupted on a loaded machine);
+// `dropped` gets their lines. Keeps at least three sizes.
+double robust_fit(std::vector<double> x, std::vector<double> y, double* a, double* b, std::vector<double>* dropped) {
+    double err = fit_line(x, y, a, b);
+    for (int pass = 0; pass < 2 && err > 0.5; ++pass) {
+        std::vector<double> kx, ky;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (std::fabs(y[i] - (*a + *b * x[i])) / y[i] <= 0.5) {
+                kx.push_back(x[i]);
+                ky.push_back(y[i]);
+            } else {
+                dropped->push_back(x[i]);
+            }
+        }
+        if (kx.size() < 3 || kx.size() == x.size()) break;
+        x = kx;
+        y = ky;
+        err = fit_line(x, y, a, b);
+    }
+    return err;
+}
+
+std::string joined(const std::vector<double>& v) {
+    std::string s;
+    for (double d : v) s += (s.empty() ? "" : ", ") + std::to_string(static_cast<long long>(d));
+    return s;
+}
+
+struct LinkResult {
+    LinkCost cost;
+    double handoff = 0;       // one flag handoff, ns
+    double fit_error = 0;     // largest relative residual of the a + b m fit
+    double ring_error = 0;
+    int t = 0;                // readers in the congested measurement
+    std::vector<std::string> notes;
+};
+
+// Lines per buffer so that `buffers` buffers make working set `ws`.
+std::size_t lines_for(std::size_t ws, std::size_t buffers) { return std::max<std::size_t>(ws / (buffers * kLine), 1); }
+
+LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
+    LinkResult res;
+    // --- One writer, one reader, in cache: a and b.
+    ++g_step;
+    std::vector<std::size_t> lines = {0};
+    for (std::size_t m : geometric(lines_for(plan.cache_ws, 2), plan.quick ? 4 : 2)) lines.push_back(m);
+    progress("%s: core %d writes, core %d reads and reduces, %zu sizes of 0..%zu lines (working set up to %s)",
+             link.name.c_str(), link.writer, link.reader, lines.size(), lines.back(), mib(2 * lines.back() * kLine).c_str());
+    std::vector<double> rt = over_passes(
+        plan.passes, [&] { return pair_round_trips(link.writer, link.reader, lines, rounds_for(plan, lines)); });
+    res.handoff = std::max((rt[0] - clk) / 2, 1.0);
+    std::vector<double> x, y;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const double step = std::max(rt[i] - clk - res.handoff, 1.0);
+        progress("%s: m=%zu lines: %.1f ns per step (%.2f ns/line)", link.name.c_str(), lines[i], step,
+                 step / static_cast<double>(lines[i]));
+        x.push_back(static_cast<double>(lines[i]));
+        y.push_back(step);
+    }
+    double a = 0, b = 0;
+    std::vector<double> dropped;
+    res.fit_error = robust_fit(x, y, &a, &b, &dropped);
+    if (!dropped.empty())
+        progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines",
+                 link.name.c_str(), joined(dropped).c_str());
+    if (b <= 0) b = y.back() / x.back();
+    if (a <= 0) {
+        res.notes.push_back(link.name + ": the fit's intercept was not positive; a = the 1-line step - b");
+        a = std::max(y.front() - b, res.handoff);
+    }
+    res.cost.a = a;
+    res.cost.b = b;
+    progress("%s: handoff %.1f ns; fit a = %.1f ns, b = %.3f ns/line (largest relative error %.0f%%)",
+             link.name.c_str(), res.handoff, a, b, 100 * res.fit_error);
+
+    // --- Beyond the caches: b_mem.
+    ++g_step;
+    if (plan.mem_ws.empty()) {
+        res.cost.b_mem = b;
+        res.notes.push_back(link.name + ": too little memory to exceed the caches; b_mem = b");
+        progress("%s: skipped (too little memory to exceed the caches); b_mem = b", link.name.c_str());
+    } else {
+        std::vector<std::size_t> ml;
+        for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2));
+        progress("%s: beyond the caches, %zu size(s) up to %zu lines (working set %s)", link.name.c_str(), ml.size(),
+                 ml.back(), mib(2 * ml.back() * kLine).c_str());
+        const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
+        std::vector<double> mrt = pair_round_trips(link.writer, link.reader, ml, mr);
+        std::vector<double> per_line;
+        for (std::size_t i = 0; i < ml.size(); ++i) {
+            const double step = mrt[i] - clk - res.handoff;
+            per_line.push_back((step - a) / static_cast<double>(ml[i]));
+            progress("%s: m=%zu lines: %.2f ms per step (%.3f ns/line)", link.name.c_str(), ml[i], step / 1e6,
+                     per_line.back());
+        }
+        // The fastest size's rate: each step lasts many time slices (see copy_bandwidths).
+        res.cost.b_mem = *std::min_element(per_line.begin(), per_line.end());
+    }
+
+    // --- Congestion: t readers at once, in cache and beyond.
+    ++g_step;
+    const std::size_t t = link.ring.size();
+    res.t = static_cast<int>(t);
+    if (t < 2) {
+        res.cost.B = res.cost.b;
+        res.cost.B_mem = res.cost.b_mem;
+        res.notes.push_back(link.name + ": fewer than 2 cores for a congested measurement; B = b, B_mem = b_mem");
+        progress("%s: congestion skipped (one core); B = b", link.name.c_str());
+        return res;
+    }
+    std::string cores;
+    for (int c : link.ring) cores += (cores.empty() ? "" : ",") + std::to_string(c);
+    std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, 2 * t), plan.quick ? 4 : 2);
+    progress("%s: %zu readers at once (cores %s), each reducing its neighbour's lines, %zu sizes of 1..%zu lines",
+             link.name.c_str(), t, cores.c_str(), rl.size(), rl.back());
+    std::vector<double> steps =
+        over_passes(plan.passes, [&] { return ring_steps(link.ring, rl, rounds_for(plan, rl)); });
+    x.clear();
+    y.clear();
+    for (std::size_t i = 0; i < rl.size(); ++i) {
+        progress("%s: t=%zu, m=%zu lines each: %.1f ns per step (%.3f ns/line/thread)", link.name.c_str(), t, rl[i],
+                 steps[i], steps[i] / static_cast<double>(rl[i] * t));
+        x.push_back(static_cast<double>(rl[i]));
+        y.push_back(std::max(steps[i], 1.0));
+    }
+    double ra = 0, slope = 0;
+    dropped.clear();
+    res.ring_error = robust_fit(x, y, &ra, &slope, &dropped);
+    if (!dropped.empty())
+        progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines",
+                 link.name.c_str(), joined(dropped).c_str());
+    if (slope <= 0) slope = y.back() / x.back();
+    res.cost.B = slope / static_cast<double>(t);
+    progress("%s: t=%zu: per-thread slope %.3f ns/line, B = %.3f ns/line (largest relative error %.0f%%)",
+             link.name.c_str(), t, slope, res.cost.B, 100 * res.ring_error);
+    if (plan.mem_ws.empty()) {
+        res.cost.B_mem = res.cost.B;
+    } else {
+        std::vector<std::size_t> ml;
+        for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2 * t));
+        const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
+        std::vector<double> ms = ring_steps(link.ring, ml, mr);
+        std::vector<double> per;
+        for (std::size_t i = 0; i < ml.size(); ++i) {
+            per.push_back((ms[i] - std::max(ra, 0.0)) / static_cast<double>(ml[i] * t));
+            progress("%s: t=%zu beyond the caches, m=%zu lines each: %.2f ms per step (B_mem %.3f ns/line)",
+                     link.name.c_str(), t, ml[i], ms[i] / 1e6, per.back());
+        }
+        res.cost.B_mem = *std::min_element(per.begin(), per.end());
+    }
+    return res;
+}
+
+// The model's orderings (docs/model.md, "Sanity"): enforced on measured
+// values, since noise on a loaded machine can invert close numbers, and each
+// adjustment is recorded in the profile.
+void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<std::string>& notes) {
+    auto raise_to = [&](double& v, double lo, const char* what, const char* why) {
+        if (v < lo) {
+            char b[200];
+            std::snprintf(b, sizeof b, "%s.%s %.4g raised to %.4g (%s)", name.c_str(), what, v, lo, why);
+            notes.push_back(b);
+            v = lo;
+        }
+    };
+    auto lower_to = [&](double& v, double hi, const char* what, const char* why) {
+        if (v > hi) {
+            char b[200];
+            std::snprintf(b, sizeof b, "%s.%s %.4g lowered to %.4g (%s)", name.c_str(), what, v, hi, why);
+            notes.push_back(b);
+            v = hi;
+        }
+    };
+    raise_to(l.b_mem, l.b, "b_mem", "memory is not faster than cache");
+    const double tt = std::max(t, 1);
+    lower_to(l.B, l.b, "B", "t threads together move lines at least as fast as one");
+    raise_to(l.B, l.b / tt, "B", "a thread is not faster with others busy");
+    raise_to(l.B_mem, l.B, "B_mem", "memory is not faster than cache");
+    lower_to(l.B_mem, l.b_mem, "B_mem", "t threads together move lines at least as fast as one");
+    raise_to(l.B_mem, l.b_mem / tt, "B_mem", "a thread is not faster with others busy");
+}
+
+void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, std::vector<std::string>& notes) {
+    const char* f[] = {"a", "b", "B", "b_mem", "B_mem"};
+    double* o[] = {&outer.a, &outer.b, &outer.B, &outer.b_mem, &outer.B_mem};
+    const double in[] = {inner.a, inner.b, inner.B, inner.b_mem, inner.B_mem};
+    for (int i = 0; i < 5; ++i)
+        if (*o[i] < in[i]) {
+            char b[200];
+            std::snprintf(b, sizeof b, "%s.%s %.4g raised to %.4g (a farther link is not cheaper)", name.c_str(), f[i],
+                          *o[i], in[i]);
+            notes.push_back(b);
+            *o[i] = in[i];
+        }
+}
+
+std::string utc_now() {
+    std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char b[32];
+    std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return b;
+}
+
+// Sanity of a profile (also the test's checker): the problems, empty if none.
+std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
+    std::vector<std::string> bad;
+    auto check_link = [&](const std::string& n, const LinkCost& l) {
+        if (l.b > l.b_mem) bad.push_back(n + ": b > b_mem");
+        if (l.B > l.B_mem) bad.push_back(n + ": B > B_mem");
+        if (l.B > l.b) bad.push_back(n + ": B > b (t threads slower together than one)");
+        if (l.B_mem > l.b_mem) bad.push_back(n + ": B_mem > b_mem");
+    };
+    auto check_order = [&](const std::string& inner_name, const LinkCost& in, const std::string& outer_name,
+                           const LinkCost& out) {
+        if (in.a > out.a) bad.push_back(inner_name + ".a > " + outer_name + ".a");
+        if (in.b > out.b) bad.push_back(inner_name + ".b > " + outer_name + ".b");
+        if (in.B > out.B) bad.push_back(inner_name + ".B > " + outer_name + ".B");
+        if (in.b_mem > out.b_mem) bad.push_back(inner_name + ".b_mem > " + outer_name + ".b_mem");
+        if (in.B_mem > out.B_mem) bad.push_back(inner_name + ".B_mem > " + outer_name + ".B_mem");
+    };
+    check_link("alpha", p.alpha);
+    check_link("beta", p.beta);
+    check_order("alpha", p.alpha, "beta", p.beta);
+    for (std::size_t i = 0; i < p.levels.size(); ++i) {
+        const std::string n = std::string("level.") + level_key(p.levels[i].kind);
+        check_link(n, p.levels[i].cost);
+        if (i > 0) {
+            if (p.levels[i - 1].kind >= p.levels[i].kind) bad.push_back(n + ": levels are not innermost first");
+            check_order(std::string("level.") + level_key(p.levels[i - 1].kind), p.levels[i - 1].cost, n,
+                        p.levels[i].cost);
+        }
+    }
+    // Bandwidths of one thread: between 0.1 and 1000 GB/s on any machine we know.
+    for (auto [n, v] : {std::pair{"copy_bandwidth", p.copy_bandwidth}, std::pair{"nt_copy_bandwidth", p.nt_copy_bandwidth}})
+        if (v < 0.1 || v > 1000) bad.push_back(std::string(n) + " outside 0.1..1000 bytes/ns");
+    if (p.topology_key != coll::machine_topology_key())
+        bad.push_back("topology_key " + p.topology_key + " is not this machine's (" + coll::machine_topology_key() + ")");
+    return bad;
+}
+
+int check(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "hmpi-calibrate: %s: cannot read: %s\n", path.c_str(), std::strerror(errno));
+        return 1;
+    }
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string error;
+    auto p = coll::parse_profile(text.str(), &error);
+    if (!p) {
+        std::fprintf(stderr, "hmpi-calibrate: %s: not a valid profile: %s\n", path.c_str(), error.c_str());
+        return 1;
+    }
+    const std::vector<std::string> bad = sanity_problems(*p);
+    for (const std::string& b : bad) std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), b.c_str());
+    if (!bad.empty()) return 1;
+    std::printf("hmpi-calibrate: %s: ok (alpha a=%.1f b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f; %zu levels)\n",
+                path.c_str(), p->alpha.a, p->alpha.b, p->alpha.B, p->alpha.b_mem, p->alpha.B_mem, p->levels.size());
+    return 0;
+}
+
+int run_calibration(const Options& opt) {
+    const Machine m = discover_machine();
+    const std::string key = coll::machine_topology_key();
+    progress("machine %s: %zu cores, %zu cache domain(s), L2 %s, last-level cache %s, all caches %s, memory %s",
+             key.c_str(), m.cores.size(), m.domain_count, mib(m.l2_bytes).c_str(), mib(m.llc_bytes).c_str(),
+             mib(m.all_cache_bytes).c_str(), mib(m.memory_bytes).c_str());
+
+    Plan plan;
+    plan.quick = opt.quick;
+    // In cache: up to half of one last-level cache (the reader's and the
+    // writer's buffers), and not more than needed to see the slope.
+    plan.cache_ws = std::min<std::size_t>(m.llc_bytes ? m.llc_bytes / 2 : (8u << 20), opt.quick ? (8u << 20) : (32u << 20));
+    // Beyond: twice (and in full mode also three times) every cache of the
+    // machine together, if a quarter of the memory allows.
+    const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
+    for (std::size_t f : opt.quick ? std::vector<std::size_t>{2} : std::vector<std::size_t>{2, 3})
+        if (f * m.all_cache_bytes <= mem_cap) plan.mem_ws.push_back(f * m.all_cache_bytes);
+    plan.target_ns = opt.quick ? 5e6 : 60e6;
+    plan.min_rounds = opt.quick ? 5 : 15;
+    plan.max_rounds = opt.quick ? 2000 : 20000;
+    plan.mem_rounds = opt.quick ? 3 : 7;
+    plan.passes = opt.quick ? 1 : 3;
+    // Other work on the machine makes every number noisier (and slower).
+    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+        double load = 0;
+        if (std::fscanf(f, "%lf", &load) == 1 && load > 0.5)
+            progress("note: load average %.1f on %zu cores: other work is running; the numbers will be noisy "
+                     "(calibrate on a quiet machine)",
+                     load, m.cores.size());
+        std::fclose(f);
+    }
+
+    // Links: for each innermost common level core 0 has with another core,
+    // the first such core.
+    std::vector<LinkPlan> links;
+    const Core& c0 = m.cores[0];
+    for (const Core& c : m.cores) {
+        if (c.index == c0.index) continue;
+        const LevelKind k = common_level(c0, c);
+        bool have = false;
+        for (const LinkPlan& l : links) have |= l.kind == k;
+        if (!have) links.push_back({k, coll::level_name(k), c0.index, c.index, {}});
+    }
+    std::sort(links.begin(), links.end(), [](const LinkPlan& x, const LinkPlan& y) { return x.kind < y.kind; });
+    // alpha: the outermost link within core 0's cache domain; beta: the innermost across.
+    int alpha = -1, beta = -1;
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        const Core& other = m.cores[static_cast<std::size_t>(links[i].reader)];
+        if (same_domain(m, c0, other)) alpha = static_cast<int>(i);
+        else if (beta < 0) beta = static_cast<int>(i);
+    }
+    // Ring cores. Within the domain: every core in core 0's group at that
+    // level. Across: cores alternately from core 0's side and the other's,
+    // so that every hop crosses the link.
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        LinkPlan& l = links[i];
+        const Core& other = m.cores[static_cast<std::size_t>(l.reader)];
+        if (same_domain(m, c0, other)) {
+            for (const Core& c : m.cores)
+                if (common_level(c0, c) <= l.kind) l.ring.push_back(c.index);
+        } else {
+            std::vector<int> mine, theirs;
+            for (const Core& c : m.cores) {
+                if (common_level(c0, c) < l.kind) mine.push_back(c.index);
+                else if (common_level(other, c) < l.kind) theirs.push_back(c.index);
+            }
+            for (std::size_t j = 0; j < std::min(mine.size(), theirs.size()); ++j) {
+                l.ring.push_back(mine[j]);
+                l.ring.push_back(theirs[j]);
+            }
+        }
+        if (static_cast<int>(i) == alpha) l.name += " (alpha)";
+        if (static_cast<int>(i) == beta) l.name += " (beta)";
+    }
+    g_steps = static_cast<int>(3 * links.size() + 1);
+
+    std::vector<std::string> notes;
+    if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
+    if (beta < 0) {
+        notes.push_back("beta: one cache domain on this machine; beta = alpha (not measured)");
+        progress("one cache domain on this machine: beta cannot be measured and is set equal to alpha");
+    }
+    const double clk = clock_overhead_ns();
+    std::vector<LinkResult> results;
+    for (const LinkPlan& l : links) {
+        results.push_back(measure_link(plan, l, clk));
+        LinkResult& r = results.back();
+        enforce_orderings(r.cost, r.t, std::string("level.") + level_key(l.kind), r.notes);
+        for (const std::string& n : r.notes) notes.push_back(n);
+    }
+    // Farther links are not cheaper than nearer ones.
+    for (std::size_t i = 1; i < results.size(); ++i)
+        at_least(results[i].cost, results[i - 1].cost, std::string("level.") + level_key(links[i].kind), notes);
+
+    coll::ModelParams p = coll::default_model_params();
+    p.topology_key = key;
+    p.levels.clear();
+    for (std::size_t i = 0; i < links.size(); ++i) p.levels.push_back({links[i].kind, results[i].cost});
+    if (alpha >= 0) p.alpha = results[static_cast<std::size_t>(alpha)].cost;
+    else if (!results.empty()) p.alpha = results.front().cost;
+    p.beta = beta >= 0 ? results[static_cast<std::size_t>(beta)].cost : p.alpha;
+
+    ++g_step;
+    const std::size_t copy_bytes = std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2);
+    progress("copy: one thread on core %d copies %s with memcpy and with non-temporal stores", c0.index,
+             mib(copy_bytes).c_str());
+    copy_bandwidths(c0.index, copy_bytes, opt.quick ? 3 : 7, &p.copy_bandwidth, &p.nt_copy_bandwidth);
+    progress("copy: %.2f bytes/ns (GB/s), non-temporal %.2f bytes/ns", p.copy_bandwidth, p.nt_copy_bandwidth);
+    g_step = 0;
+
+    // The profile: comments for people, then the keys.
+    std::string out;
+    out += "# HMPI model profile (docs/model.md), written by " + std::string(kToolVersion) +
+           (opt.quick ? " --quick" : "") + ".\n";
+    out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem in ns per 64-byte line;\n";
+    out += "# copy bandwidths in bytes per ns (GB/s).\n";
+    {
+        char b[400];
+        std::snprintf(b, sizeof b,
+                      "# Machine: %zu cores, %zu cache domain(s), L2 %s, LLC %s, all caches %s; in-cache working sets "
+                      "up to %s, beyond-cache %s.\n",
+                      m.cores.size(), m.domain_count, mib(m.l2_bytes).c_str(), mib(m.llc_bytes).c_str(),
+                      mib(m.all_cache_bytes).c_str(), mib(plan.cache_ws).c_str(),
+                      plan.mem_ws.empty() ? "none" : mib(plan.mem_ws.front()).c_str());
+        out += b;
+        for (std::size_t i = 0; i < links.size(); ++i) {
+            std::snprintf(b, sizeof b,
+                          "# %s: cores %d->%d, flag handoff %.1f ns, fit error <= %.0f%%; B from %d readers at once "
+                          "(fit error <= %.0f%%).\n",
+                          links[i].name.c_str(), links[i].writer, links[i].reader, results[i].handoff,
+                          100 * results[i].fit_error, results[i].t, 100 * results[i].ring_error);
+            out += b;
+        }
+    }
+    for (const std::string& n : notes) out += "# " + n + "\n";
+    out += coll::format_profile(p);
+    out += "tool " + std::string(kToolVersion) + "\n";
+    out += "measured " + utc_now() + "\n";
+
+    // What we write must read back (the runtime's parser is strict).
+    std::string error;
+    if (!coll::parse_profile(out, &error)) {
+        std::fprintf(stderr, "hmpi-calibrate: internal error: the profile does not parse: %s\n", error.c_str());
+        return 1;
+    }
+    for (const std::string& n : notes) progress("note: %s", n.c_str());
+    progress("alpha: a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f ns/line", p.alpha.a, p.alpha.b, p.alpha.B,
+             p.alpha.b_mem, p.alpha.B_mem);
+    progress("beta:  a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f ns/line", p.beta.a, p.beta.b, p.beta.B,
+             p.beta.b_mem, p.beta.B_mem);
+    if (opt.print) std::fputs(out.c_str(), stdout);
+    if (!opt.print || !opt.output.empty()) {
+        const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;
+        std::error_code ec;
+        const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+        std::ofstream f(path);
+        if (!f || !(f << out) || !(f.flush())) {
+            std::fprintf(stderr, "hmpi-calibrate: cannot write %s%s%s\n", path.c_str(), ec ? ": " : "",
+                         ec ? ec.message().c_str() : "");
+            return 1;
+        }
+        progress("wrote %s", path.c_str());
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opt;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") opt.quick = true;
+        else if (a == "--print") opt.print = true;
+        else if (a == "--output" && i + 1 < argc) opt.output = argv[++i];
+        else if (a == "--check" && i + 1 < argc) opt.check = argv[++i];
+        else if (a == "--help" || a == "-h") return usage(), 0;
+        else {
+            std::fprintf(stderr, "hmpi-calibrate: unknown argument '%s'\n", a.c_str());
+            return usage();
+        }
+    }
+    if (!opt.check.empty()) return check(opt.check);
+    return run_calibration(opt);
+}

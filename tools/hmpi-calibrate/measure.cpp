@@ -1,0 +1,356 @@
+// hmpi-calibrate's timed kernels and machine discovery (measure.hpp).
+#include "measure.hpp"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "base/topology.hpp"
+#include "primitives/copy.hpp"
+#include "primitives/flag.hpp"
+#include "primitives/reduce.hpp"
+
+namespace hmpi::calibrate {
+
+namespace {
+
+constexpr std::size_t kLine = 64;
+constexpr std::size_t kDoublesPerLine = kLine / sizeof(double);
+
+inline std::int64_t now_ns() {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+inline void wait_reached(const SingleWriterFlag& f, std::uint64_t v) {
+    while (!f.reached(v)) cpu_relax();
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Page-aligned buffer of `lines` cache lines, first touched (so placed in
+// memory) by the calling thread, as a rank's own buffers are.
+struct Buffer {
+    double* data = nullptr;
+    explicit Buffer(std::size_t lines) {
+        const std::size_t bytes = std::max<std::size_t>(lines, 1) * kLine;
+        const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
+        data = static_cast<double*>(std::aligned_alloc(4096, rounded));
+        if (!data) std::abort();
+        std::memset(data, 0, rounded);
+    }
+    ~Buffer() { std::free(data); }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+};
+
+// Writes every line of the first `lines` (leaves them MODIFIED in this core's cache).
+void write_lines(double* p, std::size_t lines, double value) {
+    const std::size_t n = lines * kDoublesPerLine;
+    for (std::size_t i = 0; i < n; ++i) p[i] = value;
+}
+
+// The reduction step the collectives do: acc[i] += src[i].
+void reduce_lines(const double* src, double* acc, std::size_t lines) {
+    static const prim::ReduceKernel sum = prim::reduce_kernel(prim::ReduceOp::sum, prim::Elem::f64);
+    sum(src, acc, lines * kDoublesPerLine);
+}
+
+void bind(int core) {
+    // A failed binding leaves the measurement valid but noisier; the
+    // caller's progress output names the cores it asked for.
+    (void)bind_current_thread_to_core(core);
+}
+
+int warmup_rounds(int rounds) { return std::max(2, rounds / 10); }
+
+// The median of the rounds that were not interrupted. On a machine shared
+// with other work a thread descheduled mid-round adds a time slice
+// (milliseconds) to that round; when more than half the rounds are hit, the
+// plain median is one of them. Rounds over 3x the fastest are taken as
+// interrupted and left out; on a quiet machine none are, and this is the
+// plain median.
+double uninterrupted_median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    const double fastest = *std::min_element(v.begin(), v.end());
+    std::erase_if(v, [&](double x) { return x > 3 * fastest; });
+    return median(std::move(v));
+}
+
+}  // namespace
+
+Machine discover_machine() {
+    Machine m;
+    hwloc_topology_t t;
+    hwloc_topology_init(&t);
+    hwloc_topology_load(t);
+    hwloc_obj_type_t core_type = HWLOC_OBJ_CORE;
+    int n = hwloc_get_nbobjs_by_type(t, core_type);
+    if (n <= 0) {
+        core_type = HWLOC_OBJ_PU;
+        n = hwloc_get_nbobjs_by_type(t, core_type);
+    }
+    const int numas = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
+    for (int i = 0; i < n; ++i) {
+        hwloc_obj_t o = hwloc_get_obj_by_type(t, core_type, static_cast<unsigned>(i));
+        Core c;
+        c.index = i;
+        for (hwloc_obj_t up = o->parent; up; up = up->parent) {
+            if (up->type == HWLOC_OBJ_L2CACHE && c.l2 < 0) c.l2 = static_cast<int>(up->logical_index);
+            if (up->type == HWLOC_OBJ_L3CACHE && c.l3 < 0) c.l3 = static_cast<int>(up->logical_index);
+            if (up->type == HWLOC_OBJ_PACKAGE && c.package < 0) c.package = static_cast<int>(up->logical_index);
+        }
+        // NUMA nodes are memory children in hwloc 2, not ancestors.
+        for (int k = 0; k < numas; ++k) {
+            hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(k));
+            if (node && node->cpuset && o->cpuset && hwloc_bitmap_isincluded(o->cpuset, node->cpuset)) {
+                c.numa = static_cast<int>(node->logical_index);
+                break;
+            }
+        }
+        m.cores.push_back(c);
+    }
+    const int n_l2 = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L2CACHE);
+    const int n_l3 = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_L3CACHE);
+    const int n_pkg = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PACKAGE);
+    hwloc_obj_t l2 = n_l2 > 0 ? hwloc_get_obj_by_type(t, HWLOC_OBJ_L2CACHE, 0) : nullptr;
+    hwloc_obj_t l3 = n_l3 > 0 ? hwloc_get_obj_by_type(t, HWLOC_OBJ_L3CACHE, 0) : nullptr;
+    if (l2) m.l2_bytes = l2->attr->cache.size;
+    m.llc_bytes = l3 ? l3->attr->cache.size : m.l2_bytes;
+    const char* incl = l3 ? hwloc_obj_get_info_by_name(l3, "Inclusive") : nullptr;
+    const bool inclusive = incl && std::strcmp(incl, "1") == 0;
+    m.all_cache_bytes = (l3 ? static_cast<std::size_t>(n_l3) * m.llc_bytes : 0) +
+                        (l3 && inclusive ? 0 : static_cast<std::size_t>(std::max(n_l2, 0)) * m.l2_bytes);
+    if (m.all_cache_bytes == 0) m.all_cache_bytes = 64u << 20;  // nothing known: assume a large cache
+    hwloc_obj_t root = hwloc_get_root_obj(t);
+    m.memory_bytes = root ? root->total_memory : 0;
+    m.domain_count = static_cast<std::size_t>(n_l3 > 0 ? n_l3 : std::max(n_pkg, 1));
+    hwloc_topology_destroy(t);
+    return m;
+}
+
+coll::LevelKind common_level(const Core& x, const Core& y) {
+    using coll::LevelKind;
+    if (x.index == y.index) return LevelKind::core;
+    if (x.l2 >= 0 && x.l2 == y.l2) return LevelKind::l2;
+    if (x.l3 >= 0 && x.l3 == y.l3) return LevelKind::l3;
+    if (x.numa >= 0 && x.numa == y.numa) return LevelKind::numa;
+    if (x.package >= 0 && x.package == y.package) return LevelKind::socket;
+    return LevelKind::node;
+}
+
+bool same_domain(const Machine& m, const Core& x, const Core& y) {
+    (void)m;
+    if (x.l3 >= 0 || y.l3 >= 0) return x.l3 == y.l3;
+    return x.package == y.package;
+}
+
+double clock_overhead_ns() {
+    std::vector<double> d;
+    for (int i = 0; i < 1001; ++i) {
+        const std::int64_t t0 = now_ns();
+        const std::int64_t t1 = now_ns();
+        d.push_back(static_cast<double>(t1 - t0));
+    }
+    return median(d);
+}
+
+std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                     const Rounds& rounds) {
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    // Flags on their own lines (SingleWriterFlag is aligned to the false-sharing range).
+    auto ready = std::make_unique<SingleWriterFlag>();
+    auto ack = std::make_unique<SingleWriterFlag>();
+    // The stamp of a size's last round, stored before that round is
+    // published (so the reader, having seen the stamp, sees it too).
+    std::atomic<std::uint64_t> last_stamp{0};
+    std::atomic<double*> src{nullptr};
+    std::vector<double> result(lines.size());
+
+    std::thread writer([&] {
+        bind(writer_core);
+        Buffer buf(max_lines);
+        src.store(buf.data, std::memory_order_release);
+        std::uint64_t stamp = 0;
+        for (std::size_t s = 0; s < lines.size(); ++s) {
+            const int warm = warmup_rounds(rounds.rounds[s]);
+            const int total = warm + rounds.rounds[s];
+            std::vector<double> samples;
+            samples.reserve(static_cast<std::size_t>(rounds.rounds[s]));
+            const std::int64_t begin = now_ns();
+            for (int r = 0; r < total; ++r) {
+                write_lines(buf.data, lines[s], static_cast<double>(r + 1));
+                const bool over = r >= warm + rounds.min_rounds - 1 &&
+                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns;
+                ++stamp;
+                if (r == total - 1 || over) last_stamp.store(stamp, std::memory_order_relaxed);
+                const std::int64_t t1 = now_ns();
+                ready->publish(stamp);
+                wait_reached(*ack, stamp);
+                const std::int64_t t2 = now_ns();
+                if (r >= warm) samples.push_back(static_cast<double>(t2 - t1));
+                if (over) break;
+            }
+            result[s] = rounds.fastest ? *std::min_element(samples.begin(), samples.end())
+                                       : uninterrupted_median(std::move(samples));
+        }
+        // The reader has acknowledged the last round: the buffer may go.
+    });
+    std::thread reader([&] {
+        bind(reader_core);
+        Buffer acc(max_lines);
+        double* in = nullptr;
+        while (!(in = src.load(std::memory_order_acquire))) cpu_relax();
+        std::uint64_t stamp = 0;
+        for (std::size_t s = 0; s < lines.size(); ++s) {
+            for (;;) {
+                wait_reached(*ready, ++stamp);
+                const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
+                if (lines[s]) reduce_lines(in, acc.data, lines[s]);
+                ack->publish(stamp);
+                if (last) break;
+            }
+        }
+    });
+    writer.join();
+    reader.join();
+    return result;
+}
+
+std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
+                               const Rounds& rounds) {
+    const std::size_t t = cores.size();
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    std::vector<SingleWriterFlag> ready(t), done(t);
+    std::vector<std::atomic<double*>> src(t);
+    for (auto& p : src) p.store(nullptr);
+    // Per thread, per size, per round: start and end of its reduction.
+    std::vector<std::vector<std::vector<std::int64_t>>> start(t), end(t);
+    std::barrier sync(static_cast<std::ptrdiff_t>(t));
+    // Thread 0 ends a size (see pair_round_trips); the others read it once
+    // they have seen thread 0's ready flag for the round.
+    std::atomic<std::uint64_t> last_stamp{0};
+
+    auto body = [&](std::size_t i) {
+        bind(cores[i]);
+        Buffer own(max_lines), acc(max_lines);
+        src[i].store(own.data, std::memory_order_release);
+        sync.arrive_and_wait();
+        const double* in = src[(i + 1) % t].load(std::memory_order_acquire);
+        const std::size_t reader_of_mine = (i + t - 1) % t;
+        std::uint64_t stamp = 0;
+        start[i].resize(lines.size());
+        end[i].resize(lines.size());
+        for (std::size_t s = 0; s < lines.size(); ++s) {
+            const int warm = warmup_rounds(rounds.rounds[s]);
+            const int total = warm + rounds.rounds[s];
+            const std::int64_t begin = now_ns();
+            for (int r = 0;; ++r) {
+                write_lines(own.data, lines[s], static_cast<double>(r + 1));
+                ++stamp;
+                if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
+                                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns)))
+                    last_stamp.store(stamp, std::memory_order_relaxed);
+                ready[i].publish(stamp);
+                // All start together: t readers share the links at once.
+                for (std::size_t j = 0; j < t; ++j) wait_reached(ready[j], stamp);
+                const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
+                const std::int64_t t0 = now_ns();
+                reduce_lines(in, acc.data, lines[s]);
+                const std::int64_t t1 = now_ns();
+                done[i].publish(stamp);
+                // My reader must be done before I rewrite my lines.
+                wait_reached(done[reader_of_mine], stamp);
+                if (r >= warm) {
+                    start[i][s].push_back(t0);
+                    end[i][s].push_back(t1);
+                }
+                if (last) break;
+            }
+        }
+        sync.arrive_and_wait();  // nobody reads `own` any more
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, i);
+    for (auto& th : threads) th.join();
+
+    std::vector<double> result(lines.size());
+    for (std::size_t s = 0; s < lines.size(); ++s) {
+        std::vector<double> steps;
+        for (std::size_t r = 0; r < start[0][s].size(); ++r) {
+            std::int64_t first = start[0][s][r], last = end[0][s][r];
+            for (std::size_t i = 1; i < t; ++i) {
+                first = std::min(first, start[i][s][r]);
+                last = std::max(last, end[i][s][r]);
+            }
+            steps.push_back(static_cast<double>(last - first));
+        }
+        result[s] = rounds.fastest ? *std::min_element(steps.begin(), steps.end())
+                                   : uninterrupted_median(std::move(steps));
+    }
+    return result;
+}
+
+void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal) {
+    std::thread th([&] {
+        bind(core);
+        Buffer a(bytes / kLine), b(bytes / kLine);
+        std::vector<double> tt, nt;
+        for (int r = 0; r < reps + 1; ++r) {
+            std::int64_t t0 = now_ns();
+            std::memcpy(b.data, a.data, bytes);
+            std::int64_t t1 = now_ns();
+            copy_bytes(a.data, b.data, bytes, StoreKind::non_temporal);
+            std::int64_t t2 = now_ns();
+            if (r > 0) {  // the first copies warm up pages and TLBs
+                tt.push_back(static_cast<double>(t1 - t0));
+                nt.push_back(static_cast<double>(t2 - t1));
+            }
+        }
+        // The fastest repetition, as STREAM reports: a copy lasts many time
+        // slices, and anything else running only makes it slower.
+        *temporal = static_cast<double>(bytes) / *std::min_element(tt.begin(), tt.end());
+        *non_temporal = static_cast<double>(bytes) / *std::min_element(nt.begin(), nt.end());
+    });
+    th.join();
+}
+
+double fit_line(const std::vector<double>& x, const std::vector<double>& y, double* a, double* b) {
+    double s = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double w = 1.0 / (y[i] * y[i]);
+        s += w;
+        sx += w * x[i];
+        sy += w * y[i];
+        sxx += w * x[i] * x[i];
+        sxy += w * x[i] * y[i];
+    }
+    const double det = s * sxx - sx * sx;
+    *b = det != 0 ? (s * sxy - sx * sy) / det : 0;
+    *a = (sy - *b * sx) / s;
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(y[i] - (*a + *b * x[i])) / y[i]);
+    return worst;
+}
+
+}  // namespace hmpi::calibrate

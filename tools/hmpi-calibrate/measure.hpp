@@ -1,0 +1,84 @@
+// hmpi-calibrate's measurements: the machine's cores and caches as hwloc
+// reports them, and the timed kernels behind the Li-Hoefler parameters
+// (docs/model.md, "How the parameters are measured").
+//
+// Every timed kernel moves lines that another core has just written (the
+// MODIFIED state of Li-Hoefler Section 3.4) the way a reduction step does:
+// the reader reads the remote lines and its own, and writes its own (the
+// runtime's sum kernel on doubles), after waiting for the writer's
+// single-writer flag. Threads are bound to cores with hwloc.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "collectives/framework/levels.hpp"
+
+namespace hmpi::calibrate {
+
+// One core (hwloc logical index, the index bind_current_thread_to_core
+// takes) and the hwloc logical indices of the objects above it (-1: none).
+struct Core {
+    int index = 0;
+    int l2 = -1, l3 = -1, numa = -1, package = -1;
+};
+
+struct Machine {
+    std::vector<Core> cores;
+    std::size_t l2_bytes = 0;   // one L2 (0 unknown)
+    std::size_t llc_bytes = 0;  // one last-level cache (L3, else L2)
+    // Bytes all caches of the machine hold together (every LLC plus, where
+    // the LLC is not known to include them, every L2): a working set above
+    // this cannot stay in cache anywhere.
+    std::size_t all_cache_bytes = 0;
+    std::size_t memory_bytes = 0;  // physical memory (0 unknown)
+    std::size_t domain_count = 1;  // cache domains (L3s, else packages)
+};
+
+Machine discover_machine();
+
+// The innermost level two cores share (l2, l3, numa, socket, node).
+coll::LevelKind common_level(const Core& x, const Core& y);
+
+// Whether two cores are in the same cache domain (same L3, else package).
+bool same_domain(const Machine& m, const Core& x, const Core& y);
+
+// Cost of one now() call, ns (subtracted from timings that include one).
+double clock_overhead_ns();
+
+// A size's rounds: at most `rounds`, but once `budget_ns` of wall time has
+// passed, no more than the `min_rounds` done by then (a machine shared with
+// other work can make each round cost a time slice).
+struct Rounds {
+    std::vector<int> rounds;
+    int min_rounds = 5;
+    double budget_ns = 1e9;
+    // Report the fastest round instead of the median: for rounds that last
+    // many scheduler time slices (beyond-cache sizes), where anything else
+    // running only makes a round slower.
+    bool fastest = false;
+};
+
+// One writer, one reader: per size (lines, 0 allowed), the median over
+// the size's rounds of the time from the writer's publish of freshly
+// written lines to its seeing the reader's acknowledgement (one handoff
+// there, the reader's reduction of the lines, one handoff back), ns.
+std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                     const Rounds& rounds);
+
+// t threads on `cores` at once, each reducing its ring neighbour's freshly
+// written lines into its own buffer once all have published: per size, the
+// median over rounds of (last finish - first start), ns.
+std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
+                               const Rounds& rounds);
+
+// One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
+// with memcpy and with non-temporal stores (copy_bytes).
+void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);
+
+// Least squares fit of y = a + b x minimizing relative errors (weights
+// 1/y^2), so that one fit serves 1 line and megabytes alike. Returns the
+// largest relative residual.
+double fit_line(const std::vector<double>& x, const std::vector<double>& y, double* a, double* b);
+
+}  // namespace hmpi::calibrate

@@ -1,0 +1,51 @@
+#!/bin/sh
+# ctest tools.calibrate_quick: `hmpi-calibrate --quick` writes a profile
+# (creating its directory) that parses and is sane (`--check`: every value
+# positive and finite, nearer links not dearer than farther ones, memory
+# not cheaper than cache, measured on this machine's topology); the runtime
+# loads it through HMPI_PROFILE without a notice, and falls back to the
+# default with exactly one notice line when the named file is missing or
+# malformed.
+#
+# usage: test-quick.sh HMPI_CALIBRATE HMPI_INFO SCRATCH_DIR
+set -u
+calibrate=$1 info=$2 dir=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+profile=$dir/sub/dir/profile.txt
+
+start=$(date +%s)
+"$calibrate" --quick --output "$profile" 2>"$dir/progress.txt"
+rc=$?
+end=$(date +%s)
+cat "$dir/progress.txt"
+[ $rc -eq 0 ] || fail "hmpi-calibrate --quick exited $rc"
+echo "hmpi-calibrate --quick took $((end - start)) s"
+[ $((end - start)) -le 60 ] || fail "--quick took more than 60 s"
+grep -q '^hmpi-calibrate: \[1/' "$dir/progress.txt" || fail "no numbered progress lines"
+[ -f "$profile" ] || fail "no profile written at $profile"
+cat "$profile"
+"$calibrate" --check "$profile" || fail "the profile is not sane"
+
+# The runtime uses it, silently.
+HMPI_PROFILE=$profile "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
+cat "$dir/params.txt"
+grep -q "model parameters from $profile" "$dir/params.txt" || fail "the runtime did not load $profile"
+! grep -q notice "$dir/params.err" || fail "a notice although the profile was loaded: $(cat "$dir/params.err")"
+
+# Missing or malformed: the default, with one notice line.
+printf 'format 1\ntopology_key x\nalpha.a -1\n' >"$dir/bad.txt"
+for p in "$dir/missing.txt" "$dir/bad.txt"; do
+  HMPI_PROFILE=$p "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
+  cat "$dir/params.err"
+  grep -q "model parameters from built-in default" "$dir/params.txt" || fail "no fall-back to the default for $p"
+  [ "$(grep -c 'notice: no model profile' "$dir/params.err")" -eq 1 ] || fail "not exactly one notice for $p"
+done
+"$calibrate" --check "$dir/bad.txt" && fail "--check accepted a malformed profile"
+
+# A profile of another topology is not sane here (and not used).
+sed 's/^topology_key .*/topology_key other-machine/' "$profile" >"$dir/other.txt"
+"$calibrate" --check "$dir/other.txt" && fail "--check accepted another machine's profile"
+HMPI_PROFILE=$dir/other.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err"
+grep -q "other-machine" "$dir/params.err" || fail "the notice does not name the other topology"
+echo "calibrate test passed"
