@@ -1,0 +1,541 @@
+#!/usr/bin/env python3
+"""analyze.py - plots and metrics for bench/coll/run.sh's measurements.
+
+Reads one or more CSV files of coll_bench lines
+    impl,collective,bytes,ranks,avg_us,max_us,iters[,round]
+(impl: hmpi, ompi, mpich, or hmpi:<algorithm> for a run with
+HMPI_<COLL>_ALGORITHM=<algorithm>), takes the median over rounds, and writes
+into --out DIR:
+  metrics.md                  the metrics table and per-collective latency tables
+  latency_<coll>_np<N>.png    latency against size, HMPI / Open MPI / MPICH (log-log)
+  model_<coll>_np<N>.png      HMPI's predicted vs measured time per algorithm
+                              (as Li-Hoefler-Hu-Snir 2014, Figures 22-25)
+  speedup_np<N>.png           (faster of Open MPI and MPICH) / HMPI per size
+With --update-doc FILE the metrics replace what lies between the markers
+<!-- BEGIN RESULTS np<N> --> and <!-- END RESULTS np<N> --> in FILE (appended
+when absent) and the PNGs are copied to docs/results/collectives-np<N>/.
+
+Metrics, per number of ranks and collective (bench/coll/README.md):
+  speedup    geometric mean over sizes of min(Open MPI, MPICH) / HMPI
+  slower at  sizes where HMPI is slower than the faster of the two
+  pick       fraction of sizes where HMPI's default run (the model's pick)
+             is within 10% of the fastest forced algorithm
+  pick*      the same for the algorithm hmpi-info --model marks chosen
+  pred. err  |predicted - measured| / measured per algorithm (median, max,
+             share of sizes within 15%)
+  bound      16 MiB Allreduce against T >= 2 p m / copy bandwidth
+
+matplotlib is optional: without it the metrics are still written (and the
+missing plots are said clearly). Debian: apt-get install python3-matplotlib,
+then run with /usr/bin/python3.
+"""
+import argparse
+import csv
+import math
+import os
+import re
+import shutil
+import statistics
+import sys
+from collections import defaultdict
+
+REFS = ("ompi", "mpich")
+NAMES = {"hmpi": "HMPI", "ompi": "Open MPI", "mpich": "MPICH"}
+# Issue 5's targets for the geometric-mean speedup.
+TARGET_3X = {"allreduce", "bcast", "reduce", "barrier"}
+ORDER = ["barrier", "bcast", "reduce", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgather",
+         "gather", "scatter", "alltoall", "scan", "exscan", "allgatherv", "gatherv"]
+# Built-in default of collectives/model/profile.cpp (bytes per ns), used only
+# when nothing better is given.
+DEFAULT_COPY_BW = 8.0
+
+
+def fmt_size(b):
+    b = int(b)
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if b >= 1 << shift and b % (1 << shift) == 0:
+            return f"{b >> shift} {unit}"
+    return f"{b} B"
+
+
+def fmt_us(v):
+    if v is None:
+        return "-"
+    return f"{v:.2f}" if v < 100 else f"{v:.0f}"
+
+
+def geomean(xs):
+    xs = [x for x in xs if x and x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def read_measurements(paths, column):
+    """(ranks, coll) -> impl -> bytes -> median over rounds of `column`."""
+    raw = defaultdict(list)
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line or line.startswith("#") or line.startswith("impl,"):
+                    continue
+                parts = line.split(",")
+                if len(parts) < 7:
+                    continue
+                try:
+                    impl, coll, nbytes, ranks = parts[0], parts[1], int(parts[2]), int(parts[3])
+                    value = float(parts[4] if column == "avg" else parts[5])
+                except ValueError:
+                    print(f"analyze: skipping malformed line in {path}: {line}", file=sys.stderr)
+                    continue
+                raw[(ranks, coll, impl, nbytes)].append(value)
+    data = defaultdict(lambda: defaultdict(dict))
+    for (ranks, coll, impl, nbytes), vals in raw.items():
+        data[(ranks, coll)][impl][nbytes] = statistics.median(vals)
+    return data
+
+
+def read_model(path):
+    """coll -> algorithm -> bytes -> predicted_us; coll -> bytes -> chosen algorithm.
+
+    Format (hmpi-info --model COLL -n NP): collective,algorithm,bytes,predicted_us,chosen
+    with chosen 1 for the model's pick; other lines (headers, comments) are ignored.
+    Infinite or non-numeric predictions mean "does not apply" and are dropped."""
+    pred = defaultdict(lambda: defaultdict(dict))
+    chosen = defaultdict(dict)
+    if not path:
+        return pred, chosen
+    with open(path) as f:
+        for row in csv.reader(f):
+            if len(row) != 5 or row[0].startswith("#"):
+                continue
+            coll, alg, nbytes, us, ch = (x.strip() for x in row)
+            try:
+                nbytes = int(nbytes)
+                us = float(us)
+            except ValueError:
+                continue
+            if ch == "1":
+                chosen[coll][nbytes] = alg
+            if math.isfinite(us) and us >= 0:
+                pred[coll][alg][nbytes] = us
+    return pred, chosen
+
+
+def predicted_at(curve, nbytes):
+    """The prediction at nbytes: exact, else log-log interpolation between
+    the neighbouring predicted sizes (None outside their range)."""
+    if nbytes in curve:
+        return curve[nbytes]
+    if nbytes == 0 and curve:  # Barrier: no size; the model's prediction is the same at every size
+        return curve[min(curve)]
+    xs = sorted(b for b in curve if b > 0)
+    if nbytes <= 0 or not xs or nbytes < xs[0] or nbytes > xs[-1]:
+        return None
+    for lo, hi in zip(xs, xs[1:]):
+        if lo <= nbytes <= hi:
+            ylo, yhi = curve[lo], curve[hi]
+            if ylo <= 0 or yhi <= 0:
+                return ylo + (yhi - ylo) * (nbytes - lo) / (hi - lo)
+            t = (math.log(nbytes) - math.log(lo)) / (math.log(hi) - math.log(lo))
+            return math.exp(math.log(ylo) + t * (math.log(yhi) - math.log(ylo)))
+    return None
+
+
+def read_fallbacks(path):
+    """{(coll, algorithm)} whose forced runs fell back to another algorithm."""
+    out = set()
+    if path and os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                m = re.match(r"fallback: hmpi:(\S+) (\S+):", line)
+                if m:
+                    out.add((m.group(2), m.group(1)))
+    return out
+
+
+def profile_copy_bandwidth(path):
+    """copy_bandwidth (bytes per ns) from a profile file ("key value" lines)."""
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*copy_bandwidth\s*[=:]?\s*([0-9.eE+-]+)", line)
+            if m:
+                return float(m.group(1))
+    return None
+
+
+def memcpy_bandwidth(path):
+    """(size, bytes per ns) of memcpy_bw's largest size. memcpy_bw -c prints
+    size,lat_us_median,lat_us_min,bw_MBps (MB = 1e6 B), with or without the
+    header line."""
+    best = None
+    with open(path) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) < 4 or not parts[0].isdigit():
+                continue
+            try:
+                size, bw = int(parts[0]), float(parts[3])
+            except ValueError:
+                continue
+            if best is None or size > best[0]:
+                best = (size, bw / 1000.0)
+    return best
+
+
+def copy_bandwidth(args):
+    """(bytes per ns, where it came from)."""
+    if args.bandwidth:
+        return args.bandwidth, "--bandwidth"
+    if args.profile:
+        bw = profile_copy_bandwidth(args.profile)
+        if bw:
+            return bw, f"copy_bandwidth of the profile {args.profile}"
+        print(f"analyze: no copy_bandwidth in {args.profile}", file=sys.stderr)
+    if args.memcpy and os.path.exists(args.memcpy):
+        m = memcpy_bandwidth(args.memcpy)
+        if m:
+            return m[1], f"single-thread memcpy bandwidth at {fmt_size(m[0])} (bench/memcpy_bw.c, {args.memcpy})"
+    return DEFAULT_COPY_BW, "HMPI's built-in default copy_bandwidth (no profile, --bandwidth or memcpy measurement)"
+
+
+def coll_key(c):
+    return (ORDER.index(c) if c in ORDER else len(ORDER), c)
+
+
+class Analysis:
+    def __init__(self, ranks, coll, impls, pred, chosen, fallbacks):
+        self.ranks, self.coll, self.impls = ranks, coll, impls
+        self.hmpi = impls.get("hmpi", {})
+        self.forced = {i.split(":", 1)[1]: v for i, v in impls.items() if i.startswith("hmpi:")}
+        self.fell_back = {a for a in self.forced if (coll, a) in fallbacks}
+        self.usable = {a: v for a, v in self.forced.items() if a not in self.fell_back}
+        self.pred, self.chosen = pred, chosen
+        self.sizes = sorted(set().union(*[set(v) for v in impls.values()])) if impls else []
+
+    def ref(self, b):
+        vals = [(self.impls[r][b], r) for r in REFS if r in self.impls and b in self.impls[r]]
+        return min(vals) if vals else (None, None)
+
+    def speedups(self):
+        out = []
+        for b in self.sizes:
+            r, _ = self.ref(b)
+            h = self.hmpi.get(b)
+            if r is not None and h:
+                out.append((b, r / h))
+        return out
+
+    def best_forced(self, b):
+        vals = [(v[b], a) for a, v in self.usable.items() if b in v]
+        return min(vals) if vals else (None, None)
+
+    def pick_rows(self):
+        """(bytes, default time, best forced time, best algorithm, model's chosen algorithm)."""
+        rows = []
+        for b in self.sizes:
+            best, alg = self.best_forced(b)
+            if best is None or b not in self.hmpi:
+                continue
+            rows.append((b, self.hmpi[b], best, alg, self.chosen.get(b)))
+        return rows
+
+    def prediction_errors(self):
+        """algorithm -> [(bytes, predicted, measured)]."""
+        out = {}
+        for alg, curve in self.pred.items():
+            meas = self.forced.get(alg)
+            if not meas or alg in self.fell_back:
+                continue
+            pts = []
+            for b in sorted(meas):
+                p = predicted_at(curve, b)
+                if p is not None and meas[b] > 0:
+                    pts.append((b, p, meas[b]))
+            if pts:
+                out[alg] = pts
+        return out
+
+
+def metrics_markdown(analyses, bw, bw_source, metric, inputs):
+    L, T = [], []
+    ranks_set = sorted({a.ranks for a in analyses})
+    L.append(f"Measured: `{'`, `'.join(inputs)}`; time = {'average over ranks' if metric == 'avg' else 'maximum over ranks'}"
+             " of each rank's mean call time, median over rounds.")
+    L.append("")
+    for ranks in ranks_set:
+        group = sorted((a for a in analyses if a.ranks == ranks), key=lambda a: coll_key(a.coll))
+        L.append(f"### {ranks} ranks: summary")
+        L.append("")
+        L.append("| collective | speedup (geomean, faster of OMPI/MPICH / HMPI) | target | sizes | HMPI slower at | "
+                 "model pick within 10% of best | chosen (hmpi-info) within 10% |")
+        L.append("|---|---|---|---|---|---|---|")
+        for a in group:
+            sp = a.speedups()
+            g = geomean([r for _, r in sp])
+            target = 3.0 if a.coll in TARGET_3X else 2.0
+            slower = [fmt_size(b) for b, r in sp if r < 1.0]
+            rows = a.pick_rows()
+            within = [r for r in rows if r[1] <= 1.10 * r[2]]
+            pick = f"{len(within)}/{len(rows)} ({100.0 * len(within) / len(rows):.0f}%)" if rows else "-"
+            chosen_rows = [(r, a.usable[r[4]][r[0]]) for r in rows if r[4] and r[4] in a.usable and r[0] in a.usable[r[4]]]
+            chosen_ok = [1 for r, t in chosen_rows if t <= 1.10 * r[2]]
+            chosen = (f"{len(chosen_ok)}/{len(chosen_rows)} ({100.0 * len(chosen_ok) / len(chosen_rows):.0f}%)"
+                      if chosen_rows else "-")
+            gtxt = "-" if g is None else f"{g:.2f}" + (" ✓" if g >= target else " ✗")
+            L.append(f"| {a.coll} | {gtxt} | {target:g} | {len(sp)} | {', '.join(slower) if slower else 'none'} | "
+                     f"{pick} | {chosen} |")
+        L.append("")
+        L.append("Targets (issue 5): speedup >= 3 for Allreduce, Bcast, Reduce, Barrier and >= 2 for the others; "
+                 "HMPI slower at no size; model pick within 10% of the best forced algorithm at >= 90% of sizes.")
+        L.append("")
+
+        L.append(f"### {ranks} ranks: model prediction error per algorithm")
+        L.append("")
+        L.append("|pred - meas| / meas over the sizes where both exist (forced runs, HMPI_<COLL>_ALGORITHM). "
+                 "Target: within 15% for the tree and tiled algorithms.")
+        L.append("")
+        L.append("| collective | algorithm | sizes | median error | max error | within 15% |")
+        L.append("|---|---|---|---|---|---|")
+        any_pred = False
+        for a in group:
+            for alg, pts in sorted(a.prediction_errors().items()):
+                errs = [abs(p - m) / m for _, p, m in pts]
+                ok = sum(1 for e in errs if e <= 0.15)
+                mark = " **(tree/tiled)**" if ("tree" in alg or "tiled" in alg) else ""
+                L.append(f"| {a.coll} | {alg}{mark} | {len(pts)} | {100 * statistics.median(errs):.0f}% | "
+                         f"{100 * max(errs):.0f}% | {ok}/{len(errs)} |")
+                any_pred = True
+        if not any_pred:
+            L.append("| - | no predictions (hmpi-info --model missing or no forced runs) | | | | |")
+        fb = sorted({(a.coll, alg) for a in group for alg in a.fell_back})
+        if fb:
+            L.append("")
+            L.append("Forced algorithms that fell back to another (left out of 'best' and of the errors): " +
+                     ", ".join(f"{c}/{alg}" for c, alg in fb) + ".")
+        L.append("")
+
+        L.append(f"### {ranks} ranks: large Allreduce against the data-volume bound")
+        L.append("")
+        ar = next((a for a in group if a.coll == "allreduce"), None)
+        if ar and ar.hmpi:
+            m = max(ar.hmpi)
+            t = ar.hmpi[m]
+            bound_us = 2.0 * ranks * m / bw / 1000.0
+            L.append(f"Bound T >= 2 p m / BW (every rank's vector read once and the result written once per rank: "
+                     f"2 p m bytes; design notes, collectives-techniques.md), p = {ranks}, m = {fmt_size(m)}, "
+                     f"BW = {bw:.2f} GB/s from {bw_source}.")
+            L.append("")
+            L.append("| size | HMPI measured [us] | bound [us] | measured / bound | bound / measured (target >= 0.80) |")
+            L.append("|---|---|---|---|---|")
+            L.append(f"| {fmt_size(m)} | {fmt_us(t)} | {fmt_us(bound_us)} | {t / bound_us:.2f} | "
+                     f"{bound_us / t:.2f} {'✓' if bound_us / t >= 0.8 else '✗'} |")
+            if m != 16 << 20:
+                L.append("")
+                L.append(f"(The largest Allreduce measured is {fmt_size(m)}, not 16 MiB.)")
+        else:
+            L.append("No HMPI Allreduce measurement.")
+        L.append("")
+
+        T.append(f"### {ranks} ranks: latency tables [us]")
+        T.append("")
+        T.append("HMPI, Open MPI, MPICH: default runs; hmpi:<alg>: HMPI forced to that algorithm "
+                 "((fb): it fell back to another); best ref / HMPI > 1 means HMPI is faster.")
+        T.append("")
+        for a in group:
+            have = [i for i in ("hmpi", "ompi", "mpich") if i in a.impls]
+            algs = sorted(a.forced)
+            T.append(f"**{a.coll}**")
+            T.append("")
+            head = ["size"] + [NAMES[i] for i in have] + ["best ref / HMPI"] + [f"hmpi:{x}" for x in algs]
+            if algs:
+                head += ["best forced"]
+            if a.chosen:
+                head += ["chosen (model)"]
+            T.append("| " + " | ".join(head) + " |")
+            T.append("|" + "---|" * len(head))
+            for b in a.sizes:
+                r, _ = a.ref(b)
+                h = a.hmpi.get(b)
+                cells = [fmt_size(b)] + [fmt_us(a.impls[i].get(b)) for i in have]
+                cells.append(f"{r / h:.2f}" if r is not None and h else "-")
+                cells += [fmt_us(a.forced[x].get(b)) + (" (fb)" if x in a.fell_back else "") for x in algs]
+                if algs:
+                    cells.append(a.best_forced(b)[1] or "-")
+                if a.chosen:
+                    cells.append(a.chosen.get(b, "-"))
+                T.append("| " + " | ".join(cells) + " |")
+            T.append("")
+    return "\n".join(L) + "\n", "\n".join(T) + "\n"
+
+
+def make_plots(analyses, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("analyze: matplotlib is not installed for " + sys.executable + ": NO PLOTS written "
+              "(Debian: apt-get install python3-matplotlib, then run with /usr/bin/python3); the metrics are written.",
+              file=sys.stderr)
+        return []
+    written = []
+    style = {"hmpi": ("C0", "o"), "ompi": ("C1", "s"), "mpich": ("C2", "^")}
+    for a in analyses:
+        # Latency against size.
+        fig, ax = plt.subplots(figsize=(6.4, 4.4))
+        if a.coll == "barrier":
+            names = [i for i in ("hmpi", "ompi", "mpich") if i in a.impls]
+            vals = [a.impls[i].get(0, float("nan")) for i in names]
+            ax.bar([NAMES[i] for i in names], vals, color=[style[i][0] for i in names])
+            ax.set_ylabel("time [us]")
+        else:
+            for impl in ("hmpi", "ompi", "mpich"):
+                if impl in a.impls:
+                    xs = sorted(b for b in a.impls[impl] if b > 0)
+                    c, mk = style[impl]
+                    ax.loglog(xs, [a.impls[impl][b] for b in xs], marker=mk, color=c, label=NAMES[impl], ms=4)
+            ax.set_xlabel("bytes per rank")
+            ax.set_ylabel("time [us]")
+            ax.legend()
+            ax.grid(True, which="both", alpha=0.3)
+        ax.set_title(f"MPI_{a.coll.capitalize()}, {a.ranks} ranks")
+        fig.tight_layout()
+        path = os.path.join(outdir, f"latency_{a.coll}_np{a.ranks}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+
+        # Model prediction against measurement, per algorithm.
+        algs = sorted(set(a.forced) | set(a.pred))
+        if algs:
+            fig, ax = plt.subplots(figsize=(6.4, 4.4))
+            barrier = a.coll == "barrier"
+            for k, alg in enumerate(algs):
+                color = f"C{k % 10}"
+                meas = a.forced.get(alg, {})
+                pred = a.pred.get(alg, {})
+                if barrier:
+                    if 0 in meas:
+                        ax.bar(k - 0.2, meas[0], 0.4, color=color, label=f"{alg} measured")
+                    if 0 in pred:
+                        ax.bar(k + 0.2, pred[0], 0.4, color=color, alpha=0.4, hatch="//", label=f"{alg} predicted")
+                    continue
+                xs = sorted(b for b in meas if b > 0)
+                if xs:
+                    lbl = f"{alg} measured" + (" (fell back)" if alg in a.fell_back else "")
+                    ax.loglog(xs, [meas[b] for b in xs], marker="o", ms=3, color=color, label=lbl)
+                px = sorted(b for b in pred if b > 0)
+                if px:
+                    ax.loglog(px, [pred[b] for b in px], linestyle="--", color=color, label=f"{alg} predicted")
+            if barrier:
+                ax.set_xticks(range(len(algs)))
+                ax.set_xticklabels(algs)
+                ax.set_ylabel("time [us]")
+            else:
+                hx = sorted(b for b in a.hmpi if b > 0)
+                if hx:
+                    ax.loglog(hx, [a.hmpi[b] for b in hx], color="black", linewidth=0.8, linestyle=":",
+                              label="HMPI default (model's pick)")
+                ax.set_xlabel("bytes per rank")
+                ax.set_ylabel("time [us]")
+                ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+            ax.set_title(f"HMPI MPI_{a.coll.capitalize()}, {a.ranks} ranks: model vs measured")
+            fig.tight_layout()
+            path = os.path.join(outdir, f"model_{a.coll}_np{a.ranks}.png")
+            fig.savefig(path, dpi=110)
+            plt.close(fig)
+            written.append(path)
+
+    # Speedup against size, every collective, per number of ranks.
+    for ranks in sorted({a.ranks for a in analyses}):
+        fig, ax = plt.subplots(figsize=(7.5, 4.8))
+        k = 0
+        for a in sorted((a for a in analyses if a.ranks == ranks), key=lambda a: coll_key(a.coll)):
+            sp = [(b, r) for b, r in a.speedups() if b > 0]
+            if sp:
+                ax.semilogx([b for b, _ in sp], [r for _, r in sp], marker=".", color=f"C{k % 10}",
+                            linestyle="-" if k < 10 else "--", label=a.coll)
+                k += 1
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_yscale("log")
+        ax.set_xlabel("bytes per rank")
+        ax.set_ylabel("min(Open MPI, MPICH) / HMPI")
+        ax.set_title(f"HMPI speedup over the faster of Open MPI and MPICH, {ranks} ranks")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, ncol=2)
+        fig.tight_layout()
+        path = os.path.join(outdir, f"speedup_np{ranks}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        written.append(path)
+    return written
+
+
+def update_doc(doc, text, pngs, ranks_set):
+    """Replace the results section of `doc` (between the markers) and copy the PNGs next to it."""
+    docdir = os.path.dirname(os.path.abspath(doc))
+    tag = "-".join(f"np{r}" for r in ranks_set)
+    imgdir = os.path.join(docdir, "results", f"collectives-{tag}")
+    os.makedirs(imgdir, exist_ok=True)
+    links = []
+    for p in pngs:
+        shutil.copy(p, imgdir)
+        rel = os.path.relpath(os.path.join(imgdir, os.path.basename(p)), docdir)
+        links.append(f"![{os.path.basename(p)}]({rel})")
+    begin, end = f"<!-- BEGIN RESULTS {tag} -->", f"<!-- END RESULTS {tag} -->"
+    body = f"{begin}\n{text}\n#### Plots\n\n" + "\n".join(links) + f"\n{end}"
+    src = open(doc).read() if os.path.exists(doc) else ""
+    if begin in src and end in src:
+        src = src[:src.index(begin)] + body + src[src.index(end) + len(end):]
+    else:
+        src = src.rstrip("\n") + "\n\n" + body + "\n"
+    with open(doc, "w") as f:
+        f.write(src)
+    print(f"analyze: updated {doc} ({len(pngs)} plots in {imgdir})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("csv", nargs="+", help="coll_bench CSV files (run.sh's STEM.csv)")
+    ap.add_argument("--out", help="output directory (default: the first CSV's name without .csv)")
+    ap.add_argument("--model", help="HMPI predictions: collective,algorithm,bytes,predicted_us,chosen")
+    ap.add_argument("--notes", help="run.sh's STEM.notes (forced algorithms that fell back)")
+    ap.add_argument("--memcpy", help="memcpy_bw CSV: its largest size's bandwidth bounds the large Allreduce")
+    ap.add_argument("--profile", help="HMPI profile file: its copy_bandwidth (bytes/ns) bounds the large Allreduce")
+    ap.add_argument("--bandwidth", type=float, help="copy bandwidth in GB/s (= bytes/ns), overrides the others")
+    ap.add_argument("--metric", choices=("avg", "max"), default="avg",
+                    help="time used: average over ranks (default) or maximum over ranks")
+    ap.add_argument("--no-plots", action="store_true")
+    ap.add_argument("--update-doc", metavar="FILE", help="write the results into FILE between the markers")
+    args = ap.parse_args()
+
+    outdir = args.out or re.sub(r"\.csv$", "", args.csv[0])
+    os.makedirs(outdir, exist_ok=True)
+    data = read_measurements(args.csv, args.metric)
+    if not data:
+        print("analyze: no measurements in " + ", ".join(args.csv), file=sys.stderr)
+        return 1
+    pred, chosen = read_model(args.model)
+    if args.model and not pred:
+        print(f"analyze: no usable predictions in {args.model}", file=sys.stderr)
+    fallbacks = read_fallbacks(args.notes)
+    analyses = [Analysis(ranks, coll, impls, pred.get(coll, {}), chosen.get(coll, {}), fallbacks)
+                for (ranks, coll), impls in sorted(data.items(), key=lambda kv: (kv[0][0], coll_key(kv[0][1])))]
+    bw, bw_source = copy_bandwidth(args)
+    summary, tables = metrics_markdown(analyses, bw, bw_source, args.metric, [os.path.basename(p) for p in args.csv])
+    text = summary + "\n" + tables
+    with open(os.path.join(outdir, "metrics.md"), "w") as f:
+        f.write(text)
+    print(summary)  # the latency tables are in metrics.md
+    print(f"analyze: wrote {os.path.join(outdir, 'metrics.md')}")
+    pngs = [] if args.no_plots else make_plots(analyses, outdir)
+    if pngs:
+        print(f"analyze: wrote {len(pngs)} plots to {outdir}")
+    if args.update_doc:
+        update_doc(args.update_doc, text, pngs, sorted({a.ranks for a in analyses}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
