@@ -19,19 +19,36 @@ struct FreeBlock {
     FreeBlock* next;
 };
 
+// Trivial, so that the hot path reads it with one initial-exec TLS access
+// (libhmpi is loaded with the program); a thread_local with a destructor
+// would add a general-dynamic guard access on every call.
 struct FrameCache {
-    FreeBlock* head[kClasses] = {};
-    int count[kClasses] = {};
-    ~FrameCache() {
-        for (std::size_t c = 0; c < kClasses; ++c)
-            while (FreeBlock* b = head[c]) {
-                head[c] = b->next;
+    FreeBlock* head[kClasses];
+    int count[kClasses];
+    bool reaper_registered;
+};
+
+thread_local FrameCache frame_cache __attribute__((tls_model("initial-exec"))) = {};
+
+// Gives a thread's cached blocks back when the thread ends; registered the
+// first time the thread caches a block (off the hot path).
+struct FrameCacheReaper {
+    ~FrameCacheReaper() {
+        FrameCache& cache = frame_cache;
+        for (std::size_t c = 0; c < kClasses; ++c) {
+            while (FreeBlock* b = cache.head[c]) {
+                cache.head[c] = b->next;
                 ::operator delete(b);
             }
+            cache.count[c] = 0;
+        }
     }
 };
 
-thread_local FrameCache frame_cache;
+void ensure_reaper() {
+    thread_local FrameCacheReaper reaper;
+    (void)reaper;
+}
 
 std::size_t class_of(std::size_t bytes) noexcept { return (bytes + kClassBytes - 1) / kClassBytes - 1; }
 
@@ -59,6 +76,10 @@ void free_task_frame(void* p, std::size_t bytes) noexcept {
     if (cache.count[c] >= kKeepPerClass) {
         ::operator delete(p);
         return;
+    }
+    if (!cache.reaper_registered) [[unlikely]] {
+        cache.reaper_registered = true;
+        ensure_reaper();
     }
     auto* b = static_cast<FreeBlock*>(p);
     b->next = cache.head[c];

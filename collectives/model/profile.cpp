@@ -10,6 +10,7 @@
 #include <hwloc.h>
 #include <sys/utsname.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -279,7 +280,8 @@ std::string default_profile_path() { return default_profile_dir() + "/" + profil
 namespace {
 
 std::mutex params_lock;
-const ModelParams* current = nullptr;
+// Read on every collective call (query_of): an acquire load once loaded.
+std::atomic<const ModelParams*> current{nullptr};
 
 // The runtime's parameters, or the default with a notice that says why.
 ModelParams load_model_params() {
@@ -312,16 +314,18 @@ ModelParams load_model_params() {
 }  // namespace
 
 const ModelParams& model_params() {
+    if (const ModelParams* p = current.load(std::memory_order_acquire)) [[likely]]
+        return *p;
     std::lock_guard g(params_lock);
-    if (!current) current = new ModelParams(load_model_params());
-    return *current;
+    if (!current.load(std::memory_order_relaxed)) current.store(new ModelParams(load_model_params()), std::memory_order_release);
+    return *current.load(std::memory_order_relaxed);
 }
 
 void set_model_params(ModelParams p) {
     std::lock_guard g(params_lock);
     // The previous parameters may still be referenced by a caller of
     // model_params(); they are kept (a few hundred bytes, replaced rarely).
-    current = new ModelParams(std::move(p));
+    current.store(new ModelParams(std::move(p)), std::memory_order_release);
 }
 
 }  // namespace hmpi::coll

@@ -27,10 +27,7 @@ bool register_membarrier() noexcept {
 }
 }  // namespace
 
-bool heavy_available() noexcept {
-    static const bool available = register_membarrier();
-    return available;
-}
+bool heavy_registered = register_membarrier();
 
 void heavy() noexcept {
     std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -30,7 +30,11 @@ std::uint64_t now_ns() noexcept;
 // compiler barrier. Where membarrier is unavailable (old kernels, seccomp)
 // or under ThreadSanitizer (which cannot model it), both sides fence.
 namespace asymmetric_barrier {
-bool heavy_available() noexcept;  // decided once, at first use
+// Decided when the library loads (before any rank thread runs): read on
+// every notification, so a plain load rather than a call. Code that ran
+// before that would see false and fence fully, which is only slower.
+extern bool heavy_registered;
+inline bool heavy_available() noexcept { return heavy_registered; }
 void heavy() noexcept;            // waiter side
 inline void light() noexcept {    // notifier side
 #if defined(__SANITIZE_THREAD__)
