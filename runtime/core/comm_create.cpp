@@ -144,12 +144,22 @@ std::uint32_t allocate_context_ids(std::uint32_t n) {
 // Members build their CommShared from what the agreement told them; the
 // first member of a group to finish registers it, and the others take that
 // one instead of keeping a copy. The registry maps (context id, world rank
-// of the group's first member) -- unique per communicator side -- to a
-// weak pointer, and the last member's release removes the entry.
+// of the group's first member) -- unique per communicator side -- to the
+// object. It holds it (a strong reference) until every member of the group
+// has taken it: a member may create, use and free the communicator before a
+// slow one has even registered (a collective whose writers need no
+// acknowledgement, collectives/framework/inline.hpp), and the slow one must
+// still find the object the others used. After that a weak reference is
+// enough, and the last member's release removes the entry.
 
 struct SharedRegistry {
+    struct Entry {
+        std::weak_ptr<const CommShared> weak;
+        std::shared_ptr<const CommShared> keep;  // until every member has taken it
+        int awaited = 0;                          // members that have not taken it yet
+    };
     std::mutex lock;
-    std::unordered_map<std::uint64_t, std::weak_ptr<const CommShared>> entries;
+    std::unordered_map<std::uint64_t, Entry> entries;
 };
 
 SharedRegistry& registry() {
@@ -164,22 +174,30 @@ std::uint64_t shared_key(const CommShared& s) {
 std::shared_ptr<const CommShared> intern_shared(CommShared built) {
     SharedRegistry& reg = registry();
     const std::uint64_t key = shared_key(built);
+    std::shared_ptr<const CommShared> last_keep;  // released outside the lock (its deleter takes it)
     std::lock_guard<std::mutex> guard(reg.lock);
     auto it = reg.entries.find(key);
     if (it != reg.entries.end()) {
-        if (auto existing = it->second.lock()) return existing;
+        if (auto existing = it->second.weak.lock()) {
+            if (it->second.awaited > 0 && --it->second.awaited == 0) last_keep = std::move(it->second.keep);
+            return existing;
+        }
     }
+    const int others = built.size - 1;
     std::shared_ptr<const CommShared> fresh(new CommShared(std::move(built)), [key](const CommShared* s) {
         SharedRegistry& r = registry();
         {
             std::lock_guard<std::mutex> g(r.lock);
             auto e = r.entries.find(key);
             // A member may already have registered a successor for the key.
-            if (e != r.entries.end() && e->second.expired()) r.entries.erase(e);
+            if (e != r.entries.end() && e->second.weak.expired()) r.entries.erase(e);
         }
         delete s;
     });
-    reg.entries[key] = fresh;
+    SharedRegistry::Entry& e = reg.entries[key];
+    e.weak = fresh;
+    e.awaited = others;
+    e.keep = others > 0 ? fresh : nullptr;
     return fresh;
 }
 
