@@ -10,6 +10,9 @@ namespace hmpi::coll {
 
 CollTask allgather_direct(CollCtx& ctx);
 double allgather_direct_cost(const CostQuery& q);
+CollTask allgather_inline(CollCtx& ctx);
+bool allgather_inline_applies(const CollCtx& ctx, const char** why);
+double allgather_inline_cost(const CostQuery& q);
 CollTask allgather_ring(CollCtx& ctx);
 double allgather_ring_cost(const CostQuery& q);
 CollTask allgather_recursive_doubling(CollCtx& ctx);

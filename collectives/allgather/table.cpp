@@ -1,5 +1,5 @@
 // MPI_Allgather's and MPI_Allgatherv's algorithms, in order of preference
-// (registry.hpp). Every algorithm serves both forms.
+// (registry.hpp). All but inline serve both forms.
 #include "collectives/allgather/allgather.hpp"
 #include "collectives/framework/tables.hpp"
 
@@ -24,18 +24,25 @@ bool power_of_two_applies(const CollCtx& ctx, const char** why) {
 // Direct first: one round, every core copying at once; the ring and
 // recursive doubling bound the readers per buffer (1) at the price of
 // P - 1 or log2(P) dependent rounds.
+const CollAlgorithm kDirect = {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only,
+                               allgather_direct, allgather_direct_cost};
+const CollAlgorithm kRing = {"ring", "P - 1 rounds, each copying one block from the left neighbour (Thakur et al. 2005)",
+                             ring_applies, allgather_ring, allgather_ring_cost};
+const CollAlgorithm kRecursiveDoubling = {
+    "recursive_doubling", "log2 P rounds of pairwise block exchange, P a power of two (Thakur et al. 2005)",
+    power_of_two_applies, allgather_recursive_doubling, allgather_recursive_doubling_cost};
 const CollAlgorithm kAllgather[] = {
-    {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only, allgather_direct,
-     allgather_direct_cost},
-    {"ring", "P - 1 rounds, each copying one block from the left neighbour (Thakur et al. 2005)", ring_applies,
-     allgather_ring, allgather_ring_cost},
-    {"recursive_doubling", "log2 P rounds of pairwise block exchange, P a power of two (Thakur et al. 2005)",
-     power_of_two_applies, allgather_recursive_doubling, allgather_recursive_doubling_cost},
+    kDirect, kRing, kRecursiveDoubling,
+    {"inline", "every rank leaves its block in its inline area, then copies every other block out; no "
+               "acknowledgement (copy-in/copy-out, blocks up to 4 KiB)",
+     allgather_inline_applies, allgather_inline, allgather_inline_cost},
 };
+// The v form: blocks differ per rank, so no inline form.
+const CollAlgorithm kAllgatherv[] = {kDirect, kRing, kRecursiveDoubling};
 
 }  // namespace
 
 std::span<const CollAlgorithm> allgather_algorithms() { return kAllgather; }
-std::span<const CollAlgorithm> allgatherv_algorithms() { return kAllgather; }
+std::span<const CollAlgorithm> allgatherv_algorithms() { return kAllgatherv; }
 
 }  // namespace hmpi::coll

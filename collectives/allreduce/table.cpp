@@ -1,12 +1,13 @@
 // MPI_Allreduce's algorithms, in order of preference (registry.hpp).
 #include "collectives/allreduce/allreduce.hpp"
 #include "collectives/allreduce/yhccl.hpp"
+#include "collectives/framework/inline.hpp"
 #include "collectives/framework/tables.hpp"
 
 namespace hmpi::coll {
 
 namespace {
-// tree, tiled and reduce_bcast take any op, commutative or not, and any type the op is defined on.
+// tree, tiled, inline and reduce_bcast take any op, commutative or not, and any type the op is defined on.
 const CollAlgorithm kAllreduce[] = {
     {"tree", "n-ary reduction tree over the topology with Eq. 1's first phase, then a one- or two-stage "
              "broadcast; tiny vectors in flag payloads (Li-Hoefler 2.2, Eq. 5)",
@@ -20,6 +21,9 @@ const CollAlgorithm kAllreduce[] = {
     {"reduce_bcast", "linear reduction to rank 0, then every rank copies the result (flat reduce + one-stage "
                      "broadcast)",
      intra_only, allreduce_reduce_bcast, allreduce_reduce_bcast_cost},
+    {"inline", "every rank leaves its vector in its inline area, then folds all of them in rank order; no "
+               "acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
+     inline_reduction_applies, allreduce_inline, allreduce_inline_cost},
     {"movement_avoiding", "staggered reduce-scatter of each rank's own input into shared slices, then copy-out "
                           "with non-temporal stores past the cache (YHCCL 3.3, Alg. 1; commutative ops)",
      commutative_only, allreduce_movement_avoiding, allreduce_movement_avoiding_cost},

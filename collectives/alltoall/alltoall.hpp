@@ -17,6 +17,9 @@ namespace hmpi::coll {
 CollTask alltoall_pairwise(CollCtx& ctx);
 double alltoall_pairwise_cost(const CostQuery& q);
 CollTask alltoall_push(CollCtx& ctx);
+CollTask alltoall_inline(CollCtx& ctx);
+bool alltoall_inline_applies(const CollCtx& ctx, const char** why);
+double alltoall_inline_cost(const CostQuery& q);
 double alltoall_push_cost(const CostQuery& q);
 
 // MPI_IN_PLACE: the data a rank sends is its receive buffer as it was on

@@ -1,5 +1,5 @@
 // MPI_Alltoall's, MPI_Alltoallv's and MPI_Alltoallw's algorithms, in order
-// of preference (registry.hpp). Both algorithms serve all three forms.
+// of preference (registry.hpp). pairwise and push serve all three forms.
 #include "collectives/alltoall/alltoall.hpp"
 #include "collectives/framework/tables.hpp"
 
@@ -8,16 +8,22 @@ namespace hmpi::coll {
 namespace {
 // Pairwise (pull) first: each rank's reads land in its own cache, where
 // the receive buffer is used next; push writes into the peers' caches.
+const CollAlgorithm kPairwise = {"pairwise", "every rank copies its block from every peer, staggered (Thakur et al. 2005)",
+                                 intra_only, alltoall_pairwise, alltoall_pairwise_cost};
+const CollAlgorithm kPush = {"push", "every rank copies its blocks into every peer's buffer, staggered", intra_only,
+                             alltoall_push, alltoall_push_cost};
 const CollAlgorithm kAlltoall[] = {
-    {"pairwise", "every rank copies its block from every peer, staggered (Thakur et al. 2005)", intra_only,
-     alltoall_pairwise, alltoall_pairwise_cost},
-    {"push", "every rank copies its blocks into every peer's buffer, staggered", intra_only, alltoall_push,
-     alltoall_push_cost},
+    kPairwise, kPush,
+    {"inline", "every rank leaves its blocks in its inline area, then copies its own block of every other rank's "
+               "out; no acknowledgement (copy-in/copy-out, up to 4 KiB in all)",
+     alltoall_inline_applies, alltoall_inline, alltoall_inline_cost},
 };
+// The v and w forms: blocks differ per rank, so no inline form.
+const CollAlgorithm kAlltoallvw[] = {kPairwise, kPush};
 }  // namespace
 
 std::span<const CollAlgorithm> alltoall_algorithms() { return kAlltoall; }
-std::span<const CollAlgorithm> alltoallv_algorithms() { return kAlltoall; }
-std::span<const CollAlgorithm> alltoallw_algorithms() { return kAlltoall; }
+std::span<const CollAlgorithm> alltoallv_algorithms() { return kAlltoallvw; }
+std::span<const CollAlgorithm> alltoallw_algorithms() { return kAlltoallvw; }
 
 }  // namespace hmpi::coll

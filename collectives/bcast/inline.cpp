@@ -1,69 +1,58 @@
-// Inline broadcast of tiny messages (at most kFlagPayloadBytes = 56 bytes):
-// the root packs the data into its flag's payload, which shares the flag's
-// cache line, and publishes; every reader waits for the flag and unpacks
-// the payload into its buffer. One cache line travels, and nobody waits for
-// anybody else's acknowledgement: the root returns right after publishing,
-// the readers right after copying.
+// Inline broadcast (copy-in/copy-out, framework/inline.hpp): the root packs
+// the message into its flag payload (up to 48 bytes: one cache line
+// travels) or its inline area (up to kInlineBytes) and publishes; every
+// reader waits for the flag and unpacks into its buffer. Nobody waits for
+// anybody's acknowledgement: the root returns right after publishing, the
+// readers right after copying.
 //
-// The payload is what readers read after the root has left, so the root may
-// rewrite it only once they are done with it. The slot comes back to this
-// collective kSlots collectives later; before writing, the root waits until
-// every member has finished the slot's previous collective
-// (CollCtx::released_previous), so a reader is never more than kSlots
-// collectives behind a payload it still has to read. In a loop of
-// broadcasts the root thus runs up to kSlots calls ahead of its readers:
+// The root rewrites its inline data only once every reader has released
+// this collective (the driver's rule, context.hpp), so in a loop of
+// broadcasts the root runs up to kSlots calls ahead of its readers:
 // the pipelining that makes a tiny broadcast cost about one cache-line
-// transfer per call (collectives-techniques.md, "Tiny messages inline").
+// transfer per call (collectives-techniques.md, "Tiny messages inline";
+// XHC keeps copy-in/copy-out up to 256 B for broadcast, MPICH lets its root
+// run ahead through 4 cells).
 //
-// Source: Li, Hoefler et al., Section 2.2 (one-stage broadcast with m = one
-// line, no acknowledgement). Cost: a_alpha + B_alpha (P - 1) * 1 line (the
-// P - 1 readers pulling the one line at once); +infinity above 56 bytes.
+// Source: Li, Hoefler et al., Section 2.2, the one-stage broadcast, with
+// the data in the root's own line(s) and no acknowledgement. Any datatype
+// (packed).
 //
-// Flags: flag 1 = "the payload holds the data", at step 57 - n (n: the
-// root's byte count), so a reader sees whether the root had more data than
-// its buffer holds (MPI_ERR_TRUNCATE) with a >= test, and a later
-// collective's stamp reads as "it fit", never as a false truncation.
+// Cost (our formula; inline.hpp): the root's copy-in, then the p - 1
+// readers pull the m lines at once, q - 1 within the root's cache domain and
+// p - q across:
+//   T = m c_copy + a + m max(b, B (p-1))   (alpha, or beta across domains)
+// +infinity above kInlineBytes.
 #include <limits>
 
 #include "collectives/bcast/bcast.hpp"
-#include "collectives/framework/data.hpp"
+#include "collectives/framework/inline.hpp"
 #include "collectives/framework/registry.hpp"
-#include "collectives/model/cost.hpp"
 
 namespace hmpi::coll {
 
-namespace {
-constexpr unsigned kLastStep = kFlagPayloadBytes + 1;  // the step of an empty message
-}
-
-bool bcast_inline_applies(const CollCtx& ctx, const char** why) {
-    if (!intra_only(ctx, why)) return false;
-    if (message_bytes(ctx) <= kFlagPayloadBytes) return true;
-    *why = "the message is larger than a flag payload (56 bytes)";
-    return false;
-}
+bool bcast_inline_applies(const CollCtx& ctx, const char** why) { return inline_fits(ctx, message_bytes(ctx), why); }
 
 CollTask bcast_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
     const std::size_t n = data_bytes(me.recvcount, *me.recvtype);
     if (ctx.rank() == root) {
-        for (int r = 0; r < ctx.size(); ++r)
-            if (r != root) CO_WAIT_UNTIL(ctx.released_previous(r));
-        if (n) pack_bytes(me.recvbuf, *me.recvtype, n, ctx.payload(1));
-        ctx.publish(1, kLastStep - static_cast<unsigned>(n));
+        pack_bytes(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
+        ctx.publish(kInlineFlag, 1);
         co_return MPI_SUCCESS;
     }
-    CO_WAIT_UNTIL(ctx.reached(root, 1, 1));
-    if (n) unpack_bytes(ctx.payload_of(root, 1), n, me.recvbuf, *me.recvtype);
-    // The root had more than n bytes if its step is below kLastStep - n.
-    co_return ctx.reached(root, 1, kLastStep - static_cast<unsigned>(n)) ? MPI_SUCCESS : MPI_ERR_TRUNCATE;
+    CO_WAIT_UNTIL(inline_ready(ctx, root));
+    const InlineData in = inline_of(ctx, root);
+    co_return unpack_inline(in.data, in.bytes, me.recvbuf, n, *me.recvtype);
 }
 
 double bcast_inline_cost(const CostQuery& q) {
-    if (q.bytes > kFlagPayloadBytes) return std::numeric_limits<double>::infinity();
-    if (q.p() <= 1) return 0;
-    return congested_step_cost(q, q.params.alpha, 1, q.p() - 1, q.bytes);
+    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const bool across = q.s() > 1;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, across ? 0 : m, across ? m : 0, p - 1, q.bytes);
 }
 
 }  // namespace hmpi::coll

@@ -9,7 +9,8 @@ namespace {
 const CollAlgorithm kBcast[] = {
     {"one_stage", "every rank copies from the root's buffer (Li-Hoefler 2.2 Eq. 4, one-stage)", intra_only,
      bcast_one_stage, bcast_one_stage_cost},
-    {"inline", "up to 56 bytes in the root's flag payload, no acknowledgement (Li-Hoefler 2.2, one line)",
+    {"inline", "the root leaves the message in its flag payload (up to 48 bytes) or inline area (up to 4 KiB) and "
+               "returns; readers copy it out, no acknowledgement (copy-in/copy-out, Li-Hoefler 2.2 one-stage)",
      bcast_inline_applies, bcast_inline, bcast_inline_cost},
     {"two_stage", "domain leaders copy from the root, members from their leader (Li-Hoefler 2.2 Eq. 4, two-stage)",
      intra_only, bcast_two_stage, bcast_two_stage_cost},

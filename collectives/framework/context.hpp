@@ -14,7 +14,11 @@
 //
 // The lifetime rule every algorithm keeps: a rank's collective completes
 // only once no other rank will read its buffers or its CollCall again (the
-// acknowledgement MPI's buffer reuse requires). Its slot may then be reused.
+// acknowledgement MPI's buffer reuse requires). What it left in its flag
+// payloads and inline area may still be read after it completes: the
+// driver starts the slot's next collective on this rank (kSlots calls
+// later), which may rewrite them, only once every member has released this
+// one (CollMember::released_below).
 #pragma once
 #include <cstdint>
 
@@ -39,6 +43,8 @@ public:
     int rank() const noexcept { return comm_.rank; }
     int size() const noexcept { return comm_.size(); }
     std::uint64_t seq() const noexcept { return seq_; }
+    // The communicator side's collective state (its decision cache, for the registry).
+    CollShared& shared() const noexcept { return shared_; }
 
     // Whether member `peer` has entered this collective (its args are published).
     bool arrived(int peer) const noexcept { return reached(peer, 0, 1); }
@@ -63,13 +69,13 @@ public:
         return true;
     }
 
-    // Whether member `peer` has finished this slot's previous collective
-    // (seq - kSlots): it reads nothing of that collective any more, such as
-    // this rank's flag payload. Lets an algorithm return before its readers
-    // are done (Bcast's inline form) and still rewrite its payload safely
-    // kSlots collectives later.
-    bool released_previous(int peer) const noexcept {
-        return member(peer).slot_released[slot_].load(std::memory_order_acquire) + kSlots >= seq_;
+    // This rank's copy-in/copy-out area for this slot (kInlineBytes, 64-byte
+    // aligned): write it, then publish the flag that announces it; readers
+    // read it (inline_area_of) after that flag and until they release this
+    // collective (the lifetime rule above keeps it until then).
+    unsigned char* inline_area() const;
+    const unsigned char* inline_area_of(int peer) const noexcept {
+        return member(peer).inline_area.load(std::memory_order_relaxed) + slot_ * kInlineBytes;
     }
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.
@@ -90,6 +96,14 @@ public:
     }
     // Member `peer`'s offered buffer; only after the flag announcing it.
     const void* scratch_of(int peer) const noexcept { return member(peer).scratch[slot_].load(std::memory_order_relaxed); }
+
+    // Counter `i` (0 or 1) of member `owner`'s work counters for this slot:
+    // any member may update them (a shared work queue). The owner sets them
+    // before publishing the flag that announces the work; nobody uses them
+    // after the collective.
+    std::atomic<std::uint64_t>& work_counter(int owner, unsigned i) const noexcept {
+        return member(owner).work[slot_].value[i];
+    }
 
     // Point-to-point tags for this collective: distinct per collective in
     // flight (and below the communicator agreements' tags).

@@ -16,40 +16,107 @@ namespace hmpi::coll {
 
 namespace {
 
-// One collective from slot to release. The CollCtx lives in this frame, so
-// the algorithm (a sub-task) may keep references to it.
-CollTask collective_task(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq) {
-    CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];
-    const unsigned slot = static_cast<unsigned>(seq % kSlots);
-    // The slot's previous collective (seq - kSlots) must be over on this
-    // rank: by the lifetime rule (context.hpp) nobody reads its flags'
-    // old stamps or its arguments any more.
-    // Algorithms start in sequence order (shared.hpp, CollMember::started).
-    CO_WAIT_UNTIL(me.slot_released[slot].load(std::memory_order_acquire) == seq - kSlots &&
-                  me.started.load(std::memory_order_acquire) == seq - 1);
-    me.args[slot].store(&call, std::memory_order_release);
-    CollCtx ctx(self, comm, call, shared, seq);
+// Whether every member has released every collective up to `s`, as far as
+// member `self` knows: its cache of the peers' released_below
+// (shared.hpp), reloading only the peers it last saw at or below `s`.
+bool all_released_through(const CollShared& shared, int self, std::uint64_t s) noexcept {
+    CollMember& me = shared.members[static_cast<std::size_t>(self)];
+    if (me.seen_released_all.load(std::memory_order_acquire) > s) [[likely]]
+        return true;
+    std::uint64_t lowest = ~std::uint64_t{0};
+    for (int r = 0; r < shared.size; ++r) {
+        if (r == self) continue;
+        std::atomic<std::uint64_t>& seen = me.seen_released[static_cast<std::size_t>(r)];
+        std::uint64_t v = seen.load(std::memory_order_acquire);
+        if (v <= s) {
+            v = shared.members[static_cast<std::size_t>(r)].released_below.load(std::memory_order_acquire);
+            seen.store(v, std::memory_order_release);
+        }
+        if (v < lowest) lowest = v;
+    }
+    me.seen_released_all.store(lowest, std::memory_order_release);
+    return lowest > s;
+}
+
+// Whether this rank may start collective `seq` in its slot: the slot's
+// previous collective (seq - kSlots) is over on this rank, so by the
+// lifetime rule (context.hpp) nobody reads its flags' old stamps or its
+// arguments any more; it is over on every other member too, so nobody
+// reads what it left in its payloads and inline area; and algorithms start
+// in sequence order (shared.hpp, CollMember::started).
+bool may_enter(const CollShared& shared, const CollMember& me, int rank, unsigned slot, std::uint64_t seq) noexcept {
+    return me.slot_released[slot].load(std::memory_order_acquire) == seq - kSlots &&
+           me.started.load(std::memory_order_acquire) == seq - 1 && all_released_through(shared, rank, seq - kSlots);
+}
+
+// Publishes the caller's arguments and its arrival; returns the algorithm.
+const CollAlgorithm& enter(CollMember& me, const CollCtx& ctx, unsigned slot) {
+    me.args[slot].store(&ctx.call(), std::memory_order_release);
     ctx.publish(0, 1);
-    const CollAlgorithm& algorithm = select_algorithm(call.kind, ctx);
-    int rc = MPI_SUCCESS;
-    CollTask run = algorithm.run(ctx);
-    const bool finished = run.step();  // up to its first suspension
+    return select_algorithm(ctx.call().kind, ctx);
+}
+
+// The algorithm has run up to its first suspension.
+void mark_started(Rank& self, CollMember& me, std::uint64_t seq) noexcept {
     me.started.store(seq, std::memory_order_release);
     // Another of this rank's collectives may wait for that (or for the slot
     // below), and this rank may be about to park in a wait for it.
     self.doorbell.ring();
+}
+
+// The collective is over on this rank: its slot is free, and released_below
+// (what peers check before rewriting what this rank reads) moves past
+// every collective released so far.
+void release(Rank& self, CollMember& me, unsigned slot, std::uint64_t seq) noexcept {
+    me.slot_released[slot].store(seq, std::memory_order_release);
+    std::uint64_t below = me.released_below.load(std::memory_order_relaxed);
+    std::uint64_t reach = below;
+    // Collective `reach` has released once its slot's counter reached it
+    // (slot collectives run one after another).
+    while (me.slot_released[reach % kSlots].load(std::memory_order_acquire) >= reach) ++reach;
+    if (!self.multithreaded) {
+        // The only thread of the rank: a store (no locked instruction, see take_seq).
+        me.released_below.store(reach, std::memory_order_release);
+    } else {
+        // Threads completing nonblocking collectives of this communicator may race.
+        while (below < reach && !me.released_below.compare_exchange_weak(below, reach, std::memory_order_release,
+                                                                         std::memory_order_relaxed)) {
+        }
+    }
+    self.doorbell.ring();
+}
+
+// One collective from slot to release, for the nonblocking form (the
+// blocking one, run_collective, does the same without a frame of its own).
+// The CollCtx lives in this frame, so the algorithm (a sub-task) may keep
+// references to it.
+CollTask collective_task(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq) {
+    CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];
+    const unsigned slot = static_cast<unsigned>(seq % kSlots);
+    CO_WAIT_UNTIL(may_enter(shared, me, comm.rank, slot, seq));
+    CollCtx ctx(self, comm, call, shared, seq);
+    CollTask run = enter(me, ctx, slot).run(ctx);
+    const bool finished = run.step();  // up to its first suspension
+    mark_started(self, me, seq);
     if (!finished) {
         co_await std::suspend_always{};
         while (!run.step()) co_await std::suspend_always{};
     }
-    rc = run.result();
-    me.slot_released[slot].store(seq, std::memory_order_release);
-    self.doorbell.ring();
+    const int rc = run.result();
+    release(self, me, slot, seq);
     co_return rc;
 }
 
+// No read-modify-write: a locked instruction would wait for every store
+// still in flight, such as the last flag this rank published, whose line a
+// peer is polling (a cross-core round trip). Collective calls on one
+// communicator never run at once in a rank (MPI 3.1, 5.13), so a load and
+// a store suffice.
 std::uint64_t take_seq(CollShared& shared, const Comm& comm) {
-    return shared.members[static_cast<std::size_t>(comm.rank)].next_seq.fetch_add(1, std::memory_order_relaxed);
+    std::atomic<std::uint64_t>& next = shared.members[static_cast<std::size_t>(comm.rank)].next_seq;
+    const std::uint64_t seq = next.load(std::memory_order_relaxed);
+    next.store(seq + 1, std::memory_order_relaxed);
+    return seq;
 }
 
 // Keeps a nonblocking collective's datatypes and op alive until it completes.
@@ -93,9 +160,21 @@ private:
 
 int run_collective(Rank& self, Comm& comm, const CollCall& call) {
     CollShared& shared = coll_shared(*comm.shared);
-    CollTask task = collective_task(self, comm, call, shared, take_seq(shared, comm));
-    wait_until(self, [&] { return task.step(); });
-    return task.result();
+    const std::uint64_t seq = take_seq(shared, comm);
+    CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];
+    const unsigned slot = static_cast<unsigned>(seq % kSlots);
+    // This rank's nonblocking collectives may hold the slot, or a peer may
+    // be kSlots calls behind; waiting progresses both.
+    if (!may_enter(shared, me, comm.rank, slot, seq)) [[unlikely]]
+        wait_until(self, [&] { return may_enter(shared, me, comm.rank, slot, seq); });
+    CollCtx ctx(self, comm, call, shared, seq);
+    CollTask run = enter(me, ctx, slot).run(ctx);
+    const bool finished = run.step();
+    mark_started(self, me, seq);
+    if (!finished) wait_until(self, [&] { return run.step(); });
+    const int rc = run.result();
+    release(self, me, slot, seq);
+    return rc;
 }
 
 void start_collective(Rank& self, Comm& comm, CollCall call, Request& req) {

@@ -111,10 +111,11 @@ std::span<const CollAlgorithm> algorithms_of(CollKind k) noexcept {
 
 int size_range_of(std::size_t bytes) noexcept {
     if (bytes == 0) return 0;
-    int k = 63 - __builtin_clzll(bytes);
-    // Second half of the octave: bytes >= 2^k * sqrt(2), i.e. bytes^2 >= 2^(2k+1).
-    const long double b = static_cast<long double>(bytes);
-    const int half = b * b >= std::ldexp(1.0L, 2 * k + 1) ? 1 : 0;
+    const int k = 63 - __builtin_clzll(bytes);
+    // Second half of the octave: bytes >= 2^k * sqrt(2), i.e. bytes^2 >=
+    // 2^(2k+1), exactly in 128-bit integers (this runs on every call).
+    const unsigned __int128 b = bytes;
+    const int half = b * b >= (static_cast<unsigned __int128>(1) << (2 * k + 1)) ? 1 : 0;
     return std::min(kSizeRanges - 1, 1 + 2 * k + half);
 }
 
@@ -187,8 +188,7 @@ void explain_communicator(const CollCtx& ctx) {
 
 void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutative,
                       const std::vector<Prediction>& ranked) {
-    CollShared& shared = coll_shared(*ctx.comm().shared);
-    if (!shared.explained.exchange(true)) explain_communicator(ctx);
+    if (!ctx.shared().explained.exchange(true)) explain_communicator(ctx);
     std::string line;
     for (const Prediction& p : ranked) {
         if (ctx.comm().is_inter() != is_intercomm_algorithm(k, *p.algorithm)) continue;
@@ -203,7 +203,7 @@ void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutativ
 
 // The cached ranking for this call's collective, size range and op.
 std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
-    CollShared& shared = coll_shared(*ctx.comm().shared);
+    CollShared& shared = ctx.shared();
     const std::size_t bytes = message_bytes(ctx);
     const int range = size_range_of(bytes);
     const bool commutative = !ctx.call().op || ctx.call().op->commutative;

@@ -31,6 +31,8 @@ CollShared* make_shared_state(const CommShared& comm) {
         CollMember& m = s->members[static_cast<std::size_t>(r)];
         m.rank = j.ranks[static_cast<std::size_t>(comm.world_rank_of[static_cast<std::size_t>(r)])].get();
         for (unsigned i = 0; i < kSlots; ++i) m.slot_released[i].store(i, std::memory_order_relaxed);
+        m.seen_released.reset(new std::atomic<std::uint64_t>[static_cast<std::size_t>(comm.size)]);
+        for (int i = 0; i < comm.size; ++i) m.seen_released[static_cast<std::size_t>(i)].store(kFirstSeq, std::memory_order_relaxed);
     }
     return s;
 }

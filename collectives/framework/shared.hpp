@@ -44,6 +44,31 @@ struct alignas(kFalseSharingRange) CollMember {
     // A buffer of the algorithm's own (a subtree's partial result) that it
     // offers to peers: CollCtx::publish_scratch / scratch_of.
     std::atomic<const void*> scratch[kSlots] = {};
+    // Counters of this member's that every member may update in the slot's
+    // collective (a work queue an algorithm shares out: CollCtx::
+    // work_counter). The member resets them before it publishes the flag
+    // that announces the work; the driver's slot rule keeps the previous
+    // collective's users away by then.
+    struct alignas(kFalseSharingRange) WorkCounters {
+        std::atomic<std::uint64_t> value[2];
+    };
+    WorkCounters work[kSlots];
+    // ---- Read by peers, written (once) by the owner: a line of its own, so
+    // peers keep it cached.
+    // The member's copy-in/copy-out area: kInlineBytes per slot, made on
+    // first use by the member (inline_area, context.hpp), so it lands on
+    // the member's NUMA node; null until then.
+    alignas(kFalseSharingRange) std::atomic<unsigned char*> inline_area{nullptr};
+    Rank* rank = nullptr;  // whose doorbell wakes it (publishers read it on every flag)
+    // ---- Written by the owner, read by peers now and then.
+    // Every collective of this member with a sequence number below this has
+    // released its slot: it reads nothing of them any more. A peer enters
+    // collective `seq` only once every member's is past seq - kSlots, so
+    // what the slot's previous collective left for readers (flag payloads,
+    // the inline area, its CollCall) stays until they are done (driver.cpp).
+    // Peers read it through their cache of it (seen_released) instead of
+    // the slot counters below, which change on every call.
+    alignas(kFalseSharingRange) std::atomic<std::uint64_t> released_below{kFirstSeq};
     // ---- Touched by the owner only (any of its threads).
     alignas(kFalseSharingRange) std::atomic<std::uint64_t> next_seq{kFirstSeq};
     // The seq of the last collective that released each slot.
@@ -53,8 +78,22 @@ struct alignas(kFalseSharingRange) CollMember {
     // their start (an intercommunicator algorithm taking nested sequence
     // numbers on its local group) happens in the same order on every member.
     std::atomic<std::uint64_t> started{kFirstSeq - 1};
-    Rank* rank = nullptr;  // whose doorbell wakes it
+    // What this member last read of each peer's released_below, and the
+    // lowest of them: only ever too low (a stale value costs a reload), so
+    // in a loop of collectives one read of a peer's line covers the next
+    // few calls. Atomics: threads of one rank may update them at once
+    // (acquire/release, so a thread that trusts another's reload is ordered
+    // after the peer's release too).
+    std::unique_ptr<std::atomic<std::uint64_t>[]> seen_released;
+    std::atomic<std::uint64_t> seen_released_all{kFirstSeq};
+    // Backs inline_area (set by the thread that made it).
+    std::unique_ptr<NodeMemory> inline_memory;
 };
+
+// Copy-in/copy-out bytes per member and slot (CollCtx::inline_area): data up
+// to this size can be left by a writer that returns at once (XHC keeps
+// copy-in/copy-out up to 4 KiB for reductions; collectives-techniques.md).
+inline constexpr std::size_t kInlineBytes = 4096;
 
 // Per collective, size range and op commutativity: the algorithms ranked
 // by predicted time (registry.cpp). Each entry packs up to 15 algorithm

@@ -7,10 +7,12 @@
 
 namespace hmpi::coll {
 
+CollTask reduce_inline(CollCtx& ctx);
 CollTask reduce_linear(CollCtx& ctx);
 CollTask reduce_binomial(CollCtx& ctx);
 CollTask reduce_tiled(CollCtx& ctx);
 CollTask reduce_tree(CollCtx& ctx);
+double reduce_inline_cost(const CostQuery& q);
 double reduce_linear_cost(const CostQuery& q);
 double reduce_binomial_cost(const CostQuery& q);
 double reduce_tiled_cost(const CostQuery& q);

@@ -1,11 +1,12 @@
 // MPI_Reduce's algorithms, in order of preference (registry.hpp).
+#include "collectives/framework/inline.hpp"
 #include "collectives/framework/tables.hpp"
 #include "collectives/reduce/reduce.hpp"
 
 namespace hmpi::coll {
 
 namespace {
-// All take any op, commutative or not, and any type the op is defined on.
+// All take any op, commutative or not, and any type the op is defined on (inline: contiguous ones).
 const CollAlgorithm kReduce[] = {
     {"tree", "n-ary tree over the topology with Eq. 1's first phase, tiny vectors in flag payloads "
              "(Li-Hoefler 2.6 / 2.2, Eq. 3)",
@@ -15,6 +16,9 @@ const CollAlgorithm kReduce[] = {
     {"binomial", "binomial tree of contiguous rank ranges, partials read in place (classic binomial tree)",
      intra_only, reduce_binomial, reduce_binomial_cost},
     {"linear", "the root folds every input in rank order (flat)", intra_only, reduce_linear, reduce_linear_cost},
+    {"inline", "non-roots leave their vectors in their inline areas and return; the root folds them in rank order "
+               "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
+     inline_reduction_applies, reduce_inline, reduce_inline_cost},
 };
 }  // namespace
 

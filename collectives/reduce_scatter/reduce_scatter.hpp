@@ -14,10 +14,12 @@
 
 namespace hmpi::coll {
 
+CollTask reduce_scatter_inline(CollCtx& ctx);
 CollTask reduce_scatter_then_scatter(CollCtx& ctx);
 CollTask reduce_scatter_direct(CollCtx& ctx);
 CollTask reduce_scatter_tiled(CollCtx& ctx);
 CollTask reduce_scatter_movement_avoiding(CollCtx& ctx);
+double reduce_scatter_inline_cost(const CostQuery& q);
 double reduce_scatter_then_scatter_cost(const CostQuery& q);
 double reduce_scatter_direct_cost(const CostQuery& q);
 double reduce_scatter_tiled_cost(const CostQuery& q);

@@ -1,6 +1,7 @@
 // MPI_Reduce_scatter's and MPI_Reduce_scatter_block's algorithms, in order
-// of preference (registry.hpp). The same two serve both forms.
+// of preference (registry.hpp). Each serves both forms.
 #include "collectives/allreduce/yhccl.hpp"
+#include "collectives/framework/inline.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/framework/tables.hpp"
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
@@ -21,6 +22,9 @@ const CollAlgorithm kReduceScatter[] = {
     {"movement_avoiding", "staggered: each rank folds only its own input into the blocks' owners, one after another "
                           "(YHCCL 3.3; commutative ops)",
      commutative_only, reduce_scatter_movement_avoiding, reduce_scatter_movement_avoiding_cost},
+    {"inline", "every rank leaves its vector in its inline area, then folds its own block of all of them in rank "
+               "order; no acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
+     inline_reduction_applies, reduce_scatter_inline, reduce_scatter_inline_cost},
 };
 }  // namespace
 

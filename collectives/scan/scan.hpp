@@ -7,6 +7,10 @@
 
 namespace hmpi::coll {
 
+CollTask scan_inline(CollCtx& ctx);
+CollTask exscan_inline(CollCtx& ctx);
+double scan_inline_cost(const CostQuery& q);
+double exscan_inline_cost(const CostQuery& q);
 CollTask scan_linear(CollCtx& ctx);
 CollTask scan_chained(CollCtx& ctx);
 CollTask exscan_linear(CollCtx& ctx);

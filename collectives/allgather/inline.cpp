@@ -1,0 +1,61 @@
+// Inline allgather (copy-in/copy-out, framework/inline.hpp): every rank
+// packs its block into its own flag payload (up to 48 bytes) or inline area
+// (up to kInlineBytes) and publishes it, then copies every other rank's
+// block out into its receive buffer as it arrives. One synchronized step;
+// a rank returns as soon as it has every block (it rewrites its own inline
+// data only once the others have released this slot's previous collective),
+// where reading the peers' buffers directly would need an acknowledgement.
+//
+// Source: collectives-techniques.md (copy-in/copy-out for small data); the
+// one-stage allgather (every rank reads every block), Li, Hoefler et al.'s
+// one-stage broadcast (Section 2.2) from every rank at once. MPI_Allgather
+// only (the v form's blocks differ per rank); blocks up to kInlineBytes,
+// any datatype (packed).
+//
+// Cost (our formula; inline.hpp): the copy-in, then all p ranks at once
+// pull the p - 1 other blocks, q - 1 within the cache domain, p - q across:
+//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+#include <limits>
+
+#include "collectives/allgather/allgather.hpp"
+#include "collectives/framework/inline.hpp"
+#include "collectives/gather/blocks.hpp"
+
+namespace hmpi::coll {
+
+bool allgather_inline_applies(const CollCtx& ctx, const char** why) {
+    return inline_fits(ctx, message_bytes(ctx), why);
+}
+
+CollTask allgather_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int rank = ctx.rank();
+    const SrcBlock mine = contribution(me, rank);
+    const std::size_t bytes = block_bytes(mine);
+    pack_bytes(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
+    ctx.publish(kInlineFlag, 1);
+    int rc = MPI_SUCCESS;
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    if (!me.in_place) keep_error(copy_block(mine, recv_block(me, rank)));
+    PeerSweep peers(rank, ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+                              [&](int q) {
+                                  const DstBlock to = recv_block(me, q);
+                                  const InlineData in = inline_of(ctx, q);
+                                  keep_error(unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type));
+                              }));
+    co_return rc;
+}
+
+double allgather_inline_cost(const CostQuery& q) {
+    if (q.kind != CollKind::allgather || q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,59 @@
+// Inline allreduce (copy-in/copy-out, framework/inline.hpp): every rank
+// copies its input vector into its own inline area (or flag payload, up to
+// 48 bytes) and publishes it; then every rank folds all p vectors, in rank
+// order, into its receive buffer. One synchronized step and no
+// acknowledgement: a rank returns as soon as it has read the others' data,
+// and rewrites its own only once they have released this slot's previous
+// collective. Every rank folds in the same order, so all get the same bits
+// (also for floating point), and non-commutative ops keep MPI's order.
+//
+// Source: the copy-in/copy-out allreduce that XHC keeps for vectors up to
+// 4 KiB (collectives-techniques.md); with p = 2 it is the one-step
+// exchange of Li, Hoefler et al.'s dissemination (Section 2.3) in its
+// allgather form. Vectors of a contiguous type up to kInlineBytes.
+//
+// Cost (our formula, Li-Hoefler parameters; inline.hpp): the copy-in, then
+// one step in which all p ranks at once pull the other p - 1 vectors, q - 1
+// of them within the cache domain and p - q across (the reduction of a
+// pulled line is part of b and B as calibrated):
+//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+#include <limits>
+
+#include "collectives/allreduce/allreduce.hpp"
+#include "collectives/framework/inline.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask allreduce_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const std::size_t bytes = data_bytes(n, type);
+    unsigned char* mine = inline_begin(ctx, bytes);
+    std::memcpy(mine, input_of(me).buf, bytes);
+    ctx.publish(kInlineFlag, 1);
+    int rc = MPI_SUCCESS;
+    for (int r = 0; r < p; ++r) {
+        if (r == rank) continue;
+        CO_WAIT_UNTIL(inline_ready(ctx, r));
+        if (inline_of(ctx, r).bytes != bytes) rc = MPI_ERR_TRUNCATE;  // ranks passed different counts
+    }
+    if (rc != MPI_SUCCESS) co_return rc;
+    // This rank's operand is its inline copy, so an in-place receive buffer
+    // may be overwritten from the start.
+    auto x = [&](int r) -> Operand { return {r == rank ? mine : inline_of(ctx, r).data, &type}; };
+    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
+}
+
+double allreduce_inline_cost(const CostQuery& q) {
+    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+}
+
+}  // namespace hmpi::coll

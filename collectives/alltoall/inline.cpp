@@ -1,0 +1,67 @@
+// Inline all-to-all (copy-in/copy-out, framework/inline.hpp): every rank
+// packs its p outgoing blocks, one after another, into its own flag payload
+// (up to 48 bytes in all) or inline area (up to kInlineBytes) and
+// publishes them, then copies block `rank` of every other rank's inline
+// data into its receive buffer as it arrives. One synchronized step and no
+// acknowledgement. MPI_IN_PLACE needs no snapshot: every outgoing block is
+// packed before anything is written into the receive buffer, and nobody
+// else reads that buffer.
+//
+// Source: collectives-techniques.md (copy-in/copy-out for small data); the
+// direct (pairwise) exchange of Thakur et al. 2005 with each rank reading
+// copies instead of its peers' buffers. MPI_Alltoall only (the v and w
+// forms' blocks differ per rank); p blocks up to kInlineBytes in all, any
+// datatype (packed).
+//
+// Cost (our formula; inline.hpp): the copy-in of p m lines, then all p
+// ranks at once pull one block from each of the p - 1 others:
+//   T = p m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+#include <limits>
+
+#include "collectives/alltoall/alltoall.hpp"
+#include "collectives/framework/inline.hpp"
+
+namespace hmpi::coll {
+
+bool alltoall_inline_applies(const CollCtx& ctx, const char** why) {
+    return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size()), why);
+}
+
+CollTask alltoall_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::size_t block = block_bytes(outgoing(me, 0));
+    unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p));
+    for (int j = 0; j < p; ++j) {
+        const SrcBlock b = outgoing(me, j);
+        if (j != rank) pack_bytes(b.buf, *b.type, block, out + static_cast<std::size_t>(j) * block);
+    }
+    ctx.publish(kInlineFlag, 1);
+    int rc = MPI_SUCCESS;
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    if (!me.in_place) keep_error(copy_block(send_block(me, rank), recv_block(me, rank)));
+    PeerSweep peers(rank, p);
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+                              [&](int q) {
+                                  const DstBlock to = recv_block(me, q);
+                                  const InlineData in = inline_of(ctx, q);
+                                  const std::size_t theirs = in.bytes / static_cast<std::size_t>(p);
+                                  keep_error(unpack_inline(in.data + static_cast<std::size_t>(rank) * theirs, theirs,
+                                                           to.buf, block_bytes(to), *to.type));
+                              }));
+    co_return rc;
+}
+
+double alltoall_inline_cost(const CostQuery& q) {
+    const int p = q.p();
+    if (q.kind != CollKind::alltoall || q.bytes * static_cast<std::size_t>(p) > kInlineBytes)
+        return std::numeric_limits<double>::infinity();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = 2 * static_cast<std::size_t>(p) * static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, p * m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+}
+
+}  // namespace hmpi::coll

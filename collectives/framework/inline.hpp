@@ -1,0 +1,122 @@
+// Copy-in/copy-out ("inline") data: a rank copies its small contribution
+// into shared memory of its own and publishes a flag; readers copy it out
+// when they see the flag. The writer never waits for its readers, so a
+// rooted collective's non-roots (and a broadcast's root) return at once,
+// and a rank's whole cost is its own copy plus one flag write; a reader
+// takes one cache miss for the flag line and, above 48 bytes, the data's.
+//
+// Source: ../shared/design/collectives-techniques.md ("Tiny messages
+// inline"; "copy-in/copy-out lets the root return early"; XHC keeps it up to
+// 256 B for broadcast and 4 KiB for (all)reduce even where single-copy is
+// available).
+//
+// Where the data goes: flag kInlineFlag's payload holds the writer's byte
+// count (8 bytes) and, up to kInlinePayloadBytes, the bytes themselves, so
+// a reader takes one line for flag, count and data; larger data (up to
+// kInlineBytes) goes to the writer's inline area of the slot
+// (CollCtx::inline_area). Readers trust the writer's count, not their own
+// arguments: a mismatch (an erroneous program) copies what fits and reports
+// MPI_ERR_TRUNCATE instead of reading past the data.
+//
+// Lifetime: the payload and the area are rewritten by this slot's next
+// collective, kSlots calls later, which the driver starts on the writer only
+// once every member has released this one (context.hpp, usually known
+// without a remote read): readers may take their time.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "collectives/framework/context.hpp"
+#include "collectives/framework/data.hpp"
+#include "collectives/model/cost.hpp"
+#include "primitives/flag.hpp"
+
+namespace hmpi::coll {
+
+// The flag whose payload announces inline data (step 1).
+inline constexpr unsigned kInlineFlag = 1;
+// Data up to this size travels in the flag's own line, after the count.
+inline constexpr std::size_t kInlinePayloadBytes = kFlagPayloadBytes - sizeof(std::uint64_t);
+
+// Writer side: where to write `bytes` (at most kInlineBytes) of inline
+// data; records the count for readers. Publish kInlineFlag step 1 afterwards.
+inline unsigned char* inline_begin(const CollCtx& ctx, std::size_t bytes) {
+    unsigned char* payload = ctx.payload(kInlineFlag);
+    const std::uint64_t count = bytes;
+    std::memcpy(payload, &count, sizeof count);
+    return bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area();
+}
+
+// Reader side.
+struct InlineData {
+    const unsigned char* data;
+    std::size_t bytes;  // what the writer wrote
+};
+inline bool inline_ready(const CollCtx& ctx, int peer) noexcept { return ctx.reached(peer, kInlineFlag, 1); }
+// Member `peer`'s inline data; only after inline_ready(peer).
+inline InlineData inline_of(const CollCtx& ctx, int peer) noexcept {
+    const unsigned char* payload = ctx.payload_of(peer, kInlineFlag);
+    std::uint64_t count;
+    std::memcpy(&count, payload, sizeof count);
+    const auto bytes = static_cast<std::size_t>(count);
+    return {bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area_of(peer), bytes};
+}
+
+// Copies `have` bytes of packed data into (buf, count, type), which holds
+// `room` bytes: what fits, and MPI_ERR_TRUNCATE if not everything did.
+inline int unpack_inline(const unsigned char* data, std::size_t have, void* buf, std::size_t room,
+                         const Datatype& type) noexcept {
+    unpack_bytes(data, have < room ? have : room, buf, type);
+    return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+// Whether a rank's inline data for this call, `bytes` (what every rank
+// computes alike from the agreed message size), fits the inline area;
+// intracommunicators only.
+inline bool inline_fits(const CollCtx& ctx, std::size_t bytes, const char** why) noexcept {
+    if (ctx.comm().is_inter()) {
+        *why = "the communicator is an intercommunicator";
+        return false;
+    }
+    if (bytes <= kInlineBytes) return true;
+    *why = "the data is larger than the inline area (4 KiB per rank)";
+    return false;
+}
+
+// The same for a reduction whose vector (the agreed message) travels
+// inline: the op is applied to the packed bytes as laid-out elements, so
+// the datatype (one for all ranks, MPI 3.1 5.9.1) must be contiguous.
+inline bool inline_reduction_applies(const CollCtx& ctx, const char** why) noexcept {
+    if (!inline_fits(ctx, message_bytes(ctx), why)) return false;
+    if (ctx.call().sendtype && ctx.call().sendtype->contiguous) return true;
+    *why = "the datatype is not contiguous";
+    return false;
+}
+
+// The inline algorithms' cost terms (Li-Hoefler parameters, our formulas;
+// docs/model.md).
+//
+// The writer's copy-in of m lines into its own cache, bounded by one
+// thread's copy bandwidth.
+inline double inline_copy_in_cost(const CostQuery& q, double m) noexcept {
+    return q.params.copy_bandwidth > 0 ? m * static_cast<double>(kCacheLine) / q.params.copy_bandwidth : 0.0;
+}
+// Per line, a reader pulling lines over `link` while `t` readers do so at
+// once: one thread's cost b until the link is shared by more threads than
+// it serves at full speed (c = b/B, Eq. 1), then B*t.
+inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, int t, std::size_t ws) noexcept {
+    const double one = line_cost(q, link, ws), shared = congested_line_cost(q, link, ws) * t;
+    return one > shared ? one : shared;
+}
+// One synchronized step in which each of `t` readers (at once) pulls
+// m_near lines from peers in its cache domain and m_far lines from peers
+// across domains: the flag handoff (a, across domains when there are
+// several) and the lines.
+inline double inline_read_cost(const CostQuery& q, double m_near, double m_far, int t, std::size_t ws) noexcept {
+    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
+    return a + m_near * concurrent_line_cost(q, q.params.alpha, t, ws) +
+           m_far * concurrent_line_cost(q, q.params.beta, t, ws);
+}
+
+}  // namespace hmpi::coll

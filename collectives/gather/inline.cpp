@@ -1,0 +1,61 @@
+// Inline gather (copy-in/copy-out, framework/inline.hpp): every rank but
+// the root packs its block into its own flag payload (up to 48 bytes) or
+// inline area (up to kInlineBytes), publishes it to the root and returns;
+// the root copies each block into its receive buffer as it arrives. No rank
+// waits for another, and the root reads one line (or the block's lines) per
+// peer instead of the peers' send buffers, which would need an
+// acknowledgement before the senders could return.
+//
+// Source: collectives-techniques.md (copy-in/copy-out lets a rank return
+// early); the flat gather, mirror of Li, Hoefler et al.'s one-stage
+// broadcast (Section 2.2). MPI_Gather only (the v form's blocks differ per
+// rank); blocks up to kInlineBytes, any datatype (packed).
+//
+// Cost (our formula; inline.hpp): a sender's copy-in, then the root alone
+// pulls p - 1 blocks of m lines, q - 1 from its cache domain, p - q across:
+//   T = m c_copy + a + (q-1) b_a m + (p-q) b_b m
+#include <limits>
+
+#include "collectives/framework/inline.hpp"
+#include "collectives/gather/blocks.hpp"
+#include "collectives/gather/gather.hpp"
+
+namespace hmpi::coll {
+
+bool gather_inline_applies(const CollCtx& ctx, const char** why) { return inline_fits(ctx, message_bytes(ctx), why); }
+
+CollTask gather_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int root = me.root;
+    if (ctx.rank() != root) {
+        const SrcBlock mine = send_whole(me);
+        const std::size_t bytes = block_bytes(mine);
+        pack_bytes(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
+        ctx.publish_to(kInlineFlag, 1, root);
+        co_return MPI_SUCCESS;
+    }
+    int rc = MPI_SUCCESS;
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, root)));
+    PeerSweep peers(root, ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+                              [&](int q) {
+                                  const DstBlock to = recv_block(me, q);
+                                  const InlineData in = inline_of(ctx, q);
+                                  keep_error(unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type));
+                              }));
+    co_return rc;
+}
+
+double gather_inline_cost(const CostQuery& q) {
+    if (q.kind != CollKind::gather || q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, 1, ws);
+}
+
+}  // namespace hmpi::coll

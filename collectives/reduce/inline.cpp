@@ -1,0 +1,55 @@
+// Inline reduce (copy-in/copy-out, framework/inline.hpp): every rank but
+// the root copies its input vector into its own inline area (or flag
+// payload, up to 48 bytes), publishes it to the root and returns; the root
+// folds the p vectors in rank order into its receive buffer, its own input
+// where it is. Non-roots never wait for the root (they rewrite their inline
+// data only once it has released this slot's previous collective).
+//
+// Source: the copy-in/copy-out reduce XHC keeps for vectors up to 4 KiB
+// (collectives-techniques.md); the flat (one-stage) reduction of Li,
+// Hoefler et al., Section 2.2, with the root reading copies instead of the
+// send buffers, so the senders need no acknowledgement. Vectors of a
+// contiguous type up to kInlineBytes.
+//
+// Cost (our formula; inline.hpp): a sender's copy-in, then the root alone
+// pulls and folds p - 1 vectors, q - 1 from its cache domain, p - q across:
+//   T = m c_copy + a + (q-1) b_a m + (p-q) b_b m
+#include <limits>
+
+#include "collectives/framework/inline.hpp"
+#include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root;
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const std::size_t bytes = data_bytes(n, type);
+    if (ctx.rank() != root) {
+        std::memcpy(inline_begin(ctx, bytes), input_of(me).buf, bytes);
+        ctx.publish_to(kInlineFlag, 1, root);
+        co_return MPI_SUCCESS;
+    }
+    for (int r = 0; r < p; ++r) {
+        if (r == root) continue;
+        CO_WAIT_UNTIL(inline_ready(ctx, r));
+        if (inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
+    }
+    const Operand mine = input_of(me);
+    auto x = [&](int r) -> Operand { return r == root ? mine : Operand{inline_of(ctx, r).data, &type}; };
+    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, me.in_place ? root : -1);
+}
+
+double reduce_inline_cost(const CostQuery& q) {
+    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, 1, ws);
+}
+
+}  // namespace hmpi::coll

@@ -1,0 +1,59 @@
+// Inline reduce-scatter (copy-in/copy-out, framework/inline.hpp): every
+// rank copies its whole input vector into its own flag payload (up to 48
+// bytes) or inline area (up to kInlineBytes) and publishes it; rank r then
+// folds its own block of all p copies, in rank order, into its receive
+// buffer. One synchronized step and no acknowledgement (the direct form
+// reads the inputs in place and must wait until everyone is done).
+// Serves Reduce_scatter_block and Reduce_scatter (whose recvcounts are the
+// same on every rank).
+//
+// Source: the reduce-scatter stage of Li, Hoefler et al., Section 2.4, with
+// copy-in/copy-out as collectives-techniques.md describes it for small
+// data. Vectors of a contiguous type up to kInlineBytes.
+//
+// Cost (our formula; inline.hpp): the copy-in of the vector (m lines), then
+// all p ranks at once pull their block (m/p lines) from the p - 1 others:
+//   T = m c_copy + a + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collectives/framework/inline.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
+
+namespace hmpi::coll {
+
+CollTask reduce_scatter_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const ScatterBlocks blocks(me, p);
+    const auto i = static_cast<std::size_t>(rank);
+    const std::int64_t n = blocks.count[i], first = blocks.first[i];
+    const Datatype& type = *me.sendtype;
+    const std::size_t bytes = data_bytes(blocks.total, type);
+    unsigned char* mine = inline_begin(ctx, bytes);
+    std::memcpy(mine, input_of(me).buf, bytes);
+    ctx.publish(kInlineFlag, 1);
+    for (int r = 0; r < p; ++r) {
+        if (r == rank) continue;
+        CO_WAIT_UNTIL(inline_ready(ctx, r));
+        if (inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
+    }
+    // Operands are the inline copies (this rank's too), so an in-place
+    // receive buffer may be overwritten from the start.
+    const std::size_t offset = data_bytes(first, type);
+    auto x = [&](int r) -> Operand { return {(r == rank ? mine : inline_of(ctx, r).data) + offset, &type}; };
+    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
+}
+
+double reduce_scatter_inline_cost(const CostQuery& q) {
+    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return inline_copy_in_cost(q, q.m());
+    const double m = q.m(), mb = std::ceil(m / std::max(1, p));
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws);
+}
+
+}  // namespace hmpi::coll

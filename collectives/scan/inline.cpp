@@ -1,0 +1,72 @@
+// Inline scan and exscan (copy-in/copy-out, framework/inline.hpp): every
+// rank copies its input vector into its own flag payload (up to 48 bytes)
+// or inline area (up to kInlineBytes) and publishes it; rank r then folds
+// x_0 .. x_r (exscan: x_0 .. x_{r-1}) in rank order from those copies into
+// its receive buffer. No rank waits for a higher one (the linear form waits
+// until its input's readers are done); a rank rewrites its inline data only
+// once they have released this slot's previous collective.
+//
+// Source: the linear prefix (every rank folds the inputs below it, all at
+// once) with copy-in/copy-out as collectives-techniques.md describes it
+// for small data. Vectors of a contiguous type up to kInlineBytes.
+//
+// Cost (our formula; inline.hpp): the copy-in, then the last rank pulls the
+// p - 1 vectors below it (q - 1 from its cache domain, p - q across) while
+// the others pull theirs, p(p-1)/2 vectors in all at once (about p/2 per
+// rank, so t = p readers on the link):
+//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+#include <limits>
+
+#include "collectives/framework/inline.hpp"
+#include "collectives/reduce/reduction.hpp"
+#include "collectives/scan/scan.hpp"
+
+namespace hmpi::coll {
+
+namespace {
+
+// `inclusive`: scan (x_0 .. x_r), else exscan (x_0 .. x_{r-1}).
+CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::int64_t n = me.sendcount;
+    const Datatype& type = *me.sendtype;
+    const std::size_t bytes = data_bytes(n, type);
+    const int last = inclusive ? rank + 1 : rank;  // fold ranks [0, last)
+    unsigned char* mine = nullptr;
+    if (rank + 1 < p) {  // the last rank's input has no reader
+        mine = inline_begin(ctx, bytes);
+        std::memcpy(mine, input_of(me).buf, bytes);
+        ctx.publish(kInlineFlag, 1);
+    }
+    for (int r = 0; r < rank; ++r) {
+        CO_WAIT_UNTIL(inline_ready(ctx, r));
+        if (inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
+    }
+    if (last == 0) co_return MPI_SUCCESS;  // exscan's rank 0: its result is undefined (MPI 3.1, 5.11.2)
+    // This rank's own operand: its inline copy if it made one, else its input
+    // where it is (the last rank; under MPI_IN_PLACE that is the receive
+    // buffer, the fold's alias).
+    const Operand own = mine ? Operand{mine, &type} : input_of(me);
+    auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
+    const int alias = inclusive && !mine && me.in_place ? rank : -1;
+    co_return reduce_in_order(*me.op, type, n, 0, last, x, me.recvbuf, *me.recvtype, alias);
+}
+
+double prefix_inline_cost(const CostQuery& q) {
+    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    const int p = q.p();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+}
+
+}  // namespace
+
+CollTask scan_inline(CollCtx& ctx) { return prefix_inline(ctx, true); }
+CollTask exscan_inline(CollCtx& ctx) { return prefix_inline(ctx, false); }
+double scan_inline_cost(const CostQuery& q) { return prefix_inline_cost(q); }
+double exscan_inline_cost(const CostQuery& q) { return prefix_inline_cost(q); }
+
+}  // namespace hmpi::coll

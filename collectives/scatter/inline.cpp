@@ -1,0 +1,60 @@
+// Inline scatter (copy-in/copy-out, framework/inline.hpp): the root packs
+// all p blocks, one after another, into its flag payload (up to 48 bytes
+// in all) or inline area (up to kInlineBytes), publishes and returns; each
+// reader copies its own block out. Nobody waits for anybody's
+// acknowledgement; the root rewrites its inline data only once every reader
+// has released this slot's previous collective.
+//
+// Source: collectives-techniques.md (copy-in/copy-out lets the root return
+// early); Li, Hoefler et al.'s one-stage broadcast (Section 2.2) with each
+// reader taking its own block. MPI_Scatter only (the v form's blocks differ
+// per rank); p blocks up to kInlineBytes in all, any datatype (packed).
+//
+// Cost (our formula; inline.hpp): the root's copy-in of p m lines, then the
+// p - 1 readers pull their m lines at once:
+//   T = p m c_copy + a + m max(b, B (p-1))   (alpha, or beta across domains)
+#include <limits>
+
+#include "collectives/framework/inline.hpp"
+#include "collectives/gather/blocks.hpp"
+#include "collectives/scatter/scatter.hpp"
+
+namespace hmpi::coll {
+
+bool scatter_inline_applies(const CollCtx& ctx, const char** why) {
+    return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size()), why);
+}
+
+CollTask scatter_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root, rank = ctx.rank();
+    if (rank == root) {
+        const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
+        unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p));
+        for (int j = 0; j < p; ++j) {
+            const SrcBlock b = send_block(me, j);
+            if (j != root) pack_bytes(b.buf, *b.type, block, out + static_cast<std::size_t>(j) * block);
+        }
+        ctx.publish(kInlineFlag, 1);
+        // MPI_IN_PLACE: the root's block stays where it is.
+        co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
+    }
+    CO_WAIT_UNTIL(inline_ready(ctx, root));
+    const InlineData in = inline_of(ctx, root);
+    const std::size_t block = in.bytes / static_cast<std::size_t>(p);
+    const DstBlock to = recv_whole(me);
+    co_return unpack_inline(in.data + static_cast<std::size_t>(rank) * block, block, to.buf, block_bytes(to), *to.type);
+}
+
+double scatter_inline_cost(const CostQuery& q) {
+    const int p = q.p();
+    if (q.kind != CollKind::scatter || q.bytes * static_cast<std::size_t>(p) > kInlineBytes)
+        return std::numeric_limits<double>::infinity();
+    if (p <= 1) return 0;
+    const double m = q.m();
+    const bool across = q.s() > 1;
+    return inline_copy_in_cost(q, p * m) +
+           inline_read_cost(q, across ? 0 : m, across ? m : 0, p - 1, q.bytes * static_cast<std::size_t>(p));
+}
+
+}  // namespace hmpi::coll
