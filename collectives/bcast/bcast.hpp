@@ -17,6 +17,9 @@ double bcast_one_stage_cost(const CostQuery& q);
 CollTask bcast_two_stage(CollCtx& ctx);
 double bcast_two_stage_cost(const CostQuery& q);
 
+CollTask bcast_split(CollCtx& ctx);
+double bcast_split_cost(const CostQuery& q);
+
 CollTask bcast_binomial(CollCtx& ctx);
 double bcast_binomial_cost(const CostQuery& q);
 

@@ -14,6 +14,9 @@ const CollAlgorithm kBcast[] = {
      bcast_inline_applies, bcast_inline, bcast_inline_cost},
     {"two_stage", "domain leaders copy from the root, members from their leader (Li-Hoefler 2.2 Eq. 4, two-stage)",
      intra_only, bcast_two_stage, bcast_two_stage_cost},
+    {"split", "every rank, the root too, claims chunks of the P - 1 copies and copies them from the root's buffer "
+              "(one-stage with the root's share; large messages)",
+     intra_only, bcast_split, bcast_split_cost},
     {"binomial", "binomial tree of direct copies (Li-Hoefler 2.2, tree)", intra_only, bcast_binomial,
      bcast_binomial_cost},
     {"pipelined", "XHC tree over the topology levels, chunks of 16 KiB counted in single-writer flags (XHC IV-B)",

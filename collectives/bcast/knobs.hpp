@@ -1,0 +1,20 @@
+// The tuning knobs of the broadcast algorithms, in one table: what each
+// controls, its unit, and where its default comes from. The model
+// (collectives/model/) chooses between algorithms; these only shape one.
+#pragma once
+#include <cstddef>
+
+namespace hmpi::coll {
+
+struct BcastKnobs {
+    // split: the bytes one claim of the shared copy moves (one atomic
+    // increment on the root's work counter per chunk). 64 KiB: large enough
+    // that the increment (a cross-core round trip, ~0.2-0.7 us on the
+    // development machine) costs under 2% of the chunk's copy at ~5 GB/s,
+    // small enough that a 1 MiB message still spreads over 16 chunks.
+    std::size_t split_chunk_bytes = 64 * 1024;
+};
+
+inline constexpr BcastKnobs kBcastKnobs{};
+
+}  // namespace hmpi::coll
