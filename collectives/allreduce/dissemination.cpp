@@ -161,8 +161,9 @@ CollTask allreduce_dissemination(CollCtx& ctx) {
 
     // ---- Small vectors: every version in a flag payload.
     if (small) {
-        alignas(64) unsigned char acc[64];
-        alignas(64) unsigned char tmp[64];
+        FrameBytes<64> acc_bytes, tmp_bytes;  // not alignas on the arrays: see FrameBytes
+        unsigned char* const acc = acc_bytes.bytes;
+        unsigned char* const tmp = tmp_bytes.bytes;
         std::memcpy(acc, mine.buf, bytes);
         if (has_pre) {
             CO_WAIT_UNTIL(ctx.reached(extra_rank, 2, 1));

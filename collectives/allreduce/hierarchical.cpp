@@ -76,7 +76,9 @@ CollTask allreduce_hierarchical(CollCtx& ctx) {
 
     if (travels_inline(bytes, type)) {
         // Contiguous: the data is `bytes` bytes at the buffer's start.
-        alignas(64) unsigned char acc[knobs::kInlineBytes], in[knobs::kInlineBytes];
+        FrameBytes<knobs::kInlineBytes> acc_bytes, in_bytes;  // not alignas on the arrays: see FrameBytes
+        unsigned char* const acc = acc_bytes.bytes;
+        unsigned char* const in = in_bytes.bytes;
         std::memcpy(acc, mine.buf, bytes);
         CO_WAIT_UNTIL(tree.all_children(rank, [&](int c) { return ctx.reached(c, 1, 1); }));
         // Any order is fine for a commutative op.

@@ -47,8 +47,9 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
 
     if (small) {
         const std::size_t bytes = data_bytes(n, type);
-        alignas(64) unsigned char acc[64];
-        alignas(64) unsigned char tmp[64];
+        FrameBytes<64> acc_bytes, tmp_bytes;  // not alignas on the arrays: see FrameBytes
+        unsigned char* const acc = acc_bytes.bytes;
+        unsigned char* const tmp = tmp_bytes.bytes;
         auto child_into = [&](unsigned char* to, int i) { std::memcpy(to, ctx.payload_of(tp.children[i], 1), bytes); };
         if (k == 0) {
             std::memcpy(acc, mine.buf, bytes);
@@ -128,7 +129,8 @@ CollTask allreduce_tree(CollCtx& ctx) {
     o.survivors = eq1_survivors(q, q.q(), ws);
     const TreePlace tp = tree_place(ctx.topology(), ctx.rank(), o);
 
-    alignas(64) unsigned char result[64];
+    FrameBytes<64> result_bytes;  // not alignas on an array: see FrameBytes
+    unsigned char* const result = result_bytes.bytes;
     int rc = MPI_SUCCESS;
     CO_RUN(rc, tree_reduce_phase(ctx, tp, me.recvbuf, me.recvtype, small, result));
     if (tp.parent < 0 && small) {

@@ -16,12 +16,29 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/data.hpp"
 
 namespace hmpi::coll {
+
+// A few elements kept in a CollTask's own frame (a vector small enough to
+// travel in flag payloads, folded locally). The reduction kernels load the
+// elements as their C type, so the bytes must be aligned for any element
+// type. An `alignas` on a coroutine's local array does not do it: GCC 12
+// lays such locals out in the coroutine frame without the variable's
+// alignment (only the type's counts), so `alignas(64) unsigned char b[64]`
+// can land on any byte (UBSan: "load of misaligned address" in
+// reduce_kernels.hpp). This type carries its alignment: that of
+// std::max_align_t, which is what the frame's allocator guarantees
+// (::operator new, framework/task.cpp) and the most any MPI element type
+// needs; a larger one would exceed the frame's own.
+template <std::size_t N>
+struct alignas(std::max_align_t) FrameBytes {
+    unsigned char bytes[N];
+};
 
 // One operand of a reduction: a buffer and the type object that lays it out.
 struct Operand {

@@ -26,6 +26,7 @@
 #include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/framework/data.hpp"
 #include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce/reduction.hpp"
 #include "core/op.hpp"
 
 namespace hmpi::coll {
@@ -60,7 +61,8 @@ CollTask reduce_tree(CollCtx& ctx) {
             dst = scratch.data();
         }
     }
-    alignas(64) unsigned char result[64];
+    FrameBytes<64> result_bytes;  // not alignas on an array: see FrameBytes
+    unsigned char* const result = result_bytes.bytes;
     int rc = MPI_SUCCESS;
     CO_RUN(rc, tree_reduce_phase(ctx, tp, dst, dst_type, small, result));
     if (!tp.children.empty()) ctx.publish(2, 1);
