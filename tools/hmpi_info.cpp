@@ -65,7 +65,8 @@ void print_params(const ModelParams& p) {
     link("alpha", p.alpha);
     link("beta", p.beta);
     for (const LevelCost& l : p.levels) link(level_name(l.kind), l.cost);
-    std::printf("  copy bandwidth %.2f GB/s (non-temporal %.2f GB/s)\n", p.copy_bandwidth, p.nt_copy_bandwidth);
+    std::printf("  copy bandwidth %.2f GB/s (non-temporal %.2f GB/s); call overhead %.0f ns\n", p.copy_bandwidth,
+                p.nt_copy_bandwidth, p.call_overhead);
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv) {

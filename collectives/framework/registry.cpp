@@ -136,6 +136,8 @@ std::vector<Prediction> predict(CollKind k, const CostQuery& q) {
     for (const CollAlgorithm& a : tables().algorithms[static_cast<int>(k)]) {
         double ns = a.cost ? a.cost(q) : std::numeric_limits<double>::infinity();
         if (!(ns >= 0)) ns = std::numeric_limits<double>::infinity();  // NaN or negative: a broken formula
+        // Every call pays the fixed cost of a call once (params.hpp).
+        else if (ns != std::numeric_limits<double>::infinity()) ns += q.params.call_overhead;
         out.push_back({&a, ns});
     }
     std::stable_sort(out.begin(), out.end(), [](const Prediction& x, const Prediction& y) { return x.ns < y.ns; });

@@ -47,6 +47,12 @@ struct ModelParams {
     // messages (data access volume / bandwidth).
     double copy_bandwidth = 0;
     double nt_copy_bandwidth = 0;
+    // ns: the fixed cost of one collective call on a rank, whatever the
+    // algorithm (API entry and checks, sequence number and slot, algorithm
+    // selection, the algorithm's frame, release), measured as MPI_Barrier
+    // on a one-rank communicator. Every prediction includes it once
+    // (registry.cpp); the algorithms' formulas add what depends on them.
+    double call_overhead = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

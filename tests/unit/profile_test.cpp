@@ -20,6 +20,7 @@ ModelParams sample() {
     p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25}}, {LevelKind::node, {480, 2.5, 1.5, 5, 4}}};
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
+    p.call_overhead = 135.5;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
 }
@@ -66,6 +67,7 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     same_link(q->levels[1].cost, p.levels[1].cost);
     CHECK(q->copy_bandwidth == doctest::Approx(p.copy_bandwidth));
     CHECK(q->nt_copy_bandwidth == doctest::Approx(p.nt_copy_bandwidth));
+    CHECK(q->call_overhead == doctest::Approx(p.call_overhead));
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
 }
@@ -94,6 +96,7 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
     CHECK(d.alpha.a <= d.beta.a);
     CHECK(d.copy_bandwidth > 0);
     CHECK(d.nt_copy_bandwidth > 0);
+    CHECK(d.call_overhead > 0);
     CHECK(d.source == "built-in default");
     std::string error;
     CHECK_MESSAGE(parse_profile(format_profile(d), &error).has_value(), error);
@@ -101,7 +104,10 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 1", "format 2")).find("format 2") != std::string::npos);
+    CHECK(rejection(edited("format 2", "format 3")).find("format 3") != std::string::npos);
+    // A format-1 profile (before call_overhead) asks for a new calibration.
+    CHECK(rejection(edited("format 2", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("call_overhead 135.5\n", "")).find("call_overhead is missing") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a -3")).find("positive") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("alpha.b 1.25", "alpha.b nan")).find("alpha.b") != std::string::npos);

@@ -36,7 +36,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 1";
+constexpr const char* kToolVersion = "hmpi-calibrate 2";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -345,6 +345,48 @@ void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, s
         }
 }
 
+// The model's call_overhead: runs hmpi-call-overhead (built next to this
+// tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
+// it prints. False, with the reason, if that fails.
+bool measure_call_overhead(bool quick, double* ns, std::string* why) {
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
+    if (ec) {
+        *why = "cannot find this program's directory: " + ec.message();
+        return false;
+    }
+    const std::filesystem::path hmpirun = dir / "hmpirun", program = dir / "hmpi-call-overhead";
+    for (const auto& f : {hmpirun, program})
+        if (!std::filesystem::exists(f)) {
+            *why = f.string() + " does not exist (build the hmpirun and hmpi-call-overhead targets)";
+            return false;
+        }
+    const std::string cmd = "'" + hmpirun.string() + "' -np 1 --bind-to core '" + program.string() + "'" +
+                            (quick ? " --quick" : "") + " 2>&1";
+    FILE* out = popen(cmd.c_str(), "r");
+    if (!out) {
+        *why = "cannot run " + cmd + ": " + std::strerror(errno);
+        return false;
+    }
+    std::string text;
+    char line[512];
+    bool found = false;
+    while (std::fgets(line, sizeof line, out)) {
+        text += line;
+        double v = 0;
+        if (std::sscanf(line, "call_overhead_ns %lf", &v) == 1 && v > 0 && std::isfinite(v)) {
+            *ns = v;
+            found = true;
+        }
+    }
+    const int status = pclose(out);
+    if (!found || status != 0) {
+        *why = cmd + " printed no call_overhead_ns line (exit status " + std::to_string(status) + "):\n" + text;
+        return false;
+    }
+    return true;
+}
+
 std::string utc_now() {
     std::time_t now = std::time(nullptr);
     std::tm tm{};
@@ -386,6 +428,9 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
     // Bandwidths of one thread: between 0.1 and 1000 GB/s on any machine we know.
     for (auto [n, v] : {std::pair{"copy_bandwidth", p.copy_bandwidth}, std::pair{"nt_copy_bandwidth", p.nt_copy_bandwidth}})
         if (v < 0.1 || v > 1000) bad.push_back(std::string(n) + " outside 0.1..1000 bytes/ns");
+    // A call is at least a few instructions and far below a synchronized
+    // step's cost on any machine: 1 ns .. 100 us.
+    if (p.call_overhead < 1 || p.call_overhead > 100000) bad.push_back("call_overhead outside 1..100000 ns");
     if (p.topology_key != coll::machine_topology_key())
         bad.push_back("topology_key " + p.topology_key + " is not this machine's (" + coll::machine_topology_key() + ")");
     return bad;
@@ -487,7 +532,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(3 * links.size() + 1);
+    g_steps = static_cast<int>(3 * links.size() + 2);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -521,6 +566,15 @@ int run_calibration(const Options& opt) {
              mib(copy_bytes).c_str());
     copy_bandwidths(c0.index, copy_bytes, opt.quick ? 3 : 7, &p.copy_bandwidth, &p.nt_copy_bandwidth);
     progress("copy: %.2f bytes/ns (GB/s), non-temporal %.2f bytes/ns", p.copy_bandwidth, p.nt_copy_bandwidth);
+
+    ++g_step;
+    progress("call overhead: MPI_Barrier on a one-rank communicator (hmpi-call-overhead under hmpirun -np 1)");
+    std::string why;
+    if (!measure_call_overhead(opt.quick, &p.call_overhead, &why)) {
+        std::fprintf(stderr, "hmpi-calibrate: cannot measure the call overhead: %s\n", why.c_str());
+        return 1;
+    }
+    progress("call overhead: %.1f ns per collective call", p.call_overhead);
     g_step = 0;
 
     // The profile: comments for people, then the keys.
@@ -528,7 +582,7 @@ int run_calibration(const Options& opt) {
     out += "# HMPI model profile (docs/model.md), written by " + std::string(kToolVersion) +
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem in ns per 64-byte line;\n";
-    out += "# copy bandwidths in bytes per ns (GB/s).\n";
+    out += "# copy bandwidths in bytes per ns (GB/s); call_overhead in ns per collective call.\n";
     {
         char b[400];
         std::snprintf(b, sizeof b,

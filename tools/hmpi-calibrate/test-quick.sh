@@ -26,6 +26,7 @@ grep -q '^hmpi-calibrate: \[1/' "$dir/progress.txt" || fail "no numbered progres
 [ -f "$profile" ] || fail "no profile written at $profile"
 cat "$profile"
 "$calibrate" --check "$profile" || fail "the profile is not sane"
+grep -q '^call_overhead ' "$profile" || fail "no call_overhead (measured with hmpi-call-overhead under hmpirun)"
 
 # The runtime uses it, silently.
 HMPI_PROFILE=$profile "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
