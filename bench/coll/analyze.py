@@ -208,7 +208,14 @@ class Analysis:
         self.hmpi = impls.get("hmpi", {})
         self.forced = {i.split(":", 1)[1]: v for i, v in impls.items() if i.startswith("hmpi:")}
         self.fell_back = {a for a in self.forced if (coll, a) in fallbacks}
-        self.usable = {a: v for a, v in self.forced.items() if a not in self.fell_back}
+        # An algorithm that fell back at some sizes (HMPI says so once per
+        # run) still ran itself wherever it applies, which is where the model
+        # gives it a finite prediction (hmpi-info leaves the others out).
+        self.usable = {}
+        for a, v in self.forced.items():
+            pts = v if a not in self.fell_back else {b: t for b, t in v.items() if b in pred.get(a, {})}
+            if pts:
+                self.usable[a] = pts
         self.pred, self.chosen = pred, chosen
         self.sizes = sorted(set().union(*[set(v) for v in impls.values()])) if impls else []
 
@@ -243,8 +250,8 @@ class Analysis:
         """algorithm -> [(bytes, predicted, measured)]."""
         out = {}
         for alg, curve in self.pred.items():
-            meas = self.forced.get(alg)
-            if not meas or alg in self.fell_back:
+            meas = self.usable.get(alg)
+            if not meas:
                 continue
             pts = []
             for b in sorted(meas):
@@ -310,7 +317,8 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs):
         fb = sorted({(a.coll, alg) for a in group for alg in a.fell_back})
         if fb:
             L.append("")
-            L.append("Forced algorithms that fell back to another (left out of 'best' and of the errors): " +
+            L.append("Forced algorithms that fell back to another where they do not apply (those sizes are left out of "
+                     "'best' and of the errors): " +
                      ", ".join(f"{c}/{alg}" for c, alg in fb) + ".")
         L.append("")
 
