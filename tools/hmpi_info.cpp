@@ -61,6 +61,8 @@ void print_params(const ModelParams& p) {
     auto link = [](const char* name, const LinkCost& l) {
         std::printf("  %-6s a = %8.1f ns   b = %6.2f ns/line   B = %6.2f ns/line   b_mem = %6.2f   B_mem = %6.2f\n", name,
                     l.a, l.b, l.B, l.b_mem, l.B_mem);
+        std::printf("  %-6s %15s   c = %6.2f ns/line   C = %6.2f ns/line   c_mem = %6.2f   C_mem = %6.2f\n", "", "(copy)",
+                    l.c, l.C, l.c_mem, l.C_mem);
     };
     link("alpha", p.alpha);
     link("beta", p.beta);

@@ -45,6 +45,18 @@ double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.B_mem > 0 ? l.B_mem : l.B;
 }
+double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    return c.spills(ws) && l.c_mem > 0 ? l.c_mem : l.c;
+}
+double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    return c.spills(ws) && l.C_mem > 0 ? l.C_mem : l.C;
+}
+double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
+    return l.a + copy_line_cost(c, l, ws) * m;
+}
+double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
+    return l.a + congested_copy_line_cost(c, l, ws) * t * m;
+}
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + line_cost(c, l, ws) * m;
 }
@@ -67,14 +79,16 @@ double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws)
     return s <= 1 ? 0.0 : step_cost(c, c.params.beta, m, ws) * ceil_log2(s);
 }
 
+// A broadcast's readers copy the lines (c, C: HMPI's copy costs, params.hpp).
 double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
-    if (s <= 1) return q <= 1 ? 0.0 : congested_step_cost(c, c.params.alpha, m, q - 1, ws);
-    return congested_step_cost(c, c.params.beta, m, q, ws);
+    if (s <= 1) return q <= 1 ? 0.0 : congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws);
+    return congested_copy_step_cost(c, c.params.beta, m, q, ws);
 }
 
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
     if (s <= 1) return li_one_stage_bcast(c, q, s, m, ws);
-    return (q > 1 ? congested_step_cost(c, c.params.alpha, m, q - 1, ws) : 0.0) + step_cost(c, c.params.beta, m, ws);
+    return (q > 1 ? congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws) : 0.0) +
+           copy_step_cost(c, c.params.beta, m, ws);
 }
 
 double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage) noexcept {

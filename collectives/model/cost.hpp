@@ -64,23 +64,30 @@ inline int floor_log2(int x) noexcept {
     while ((2 << k) <= x) ++k;
     return k;
 }
-// Per-line costs in or out of cache.
+// Per-line costs in or out of cache, of a reduction step (b, B) and of a
+// copy step (c, C).
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
+double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // c or c_mem
+double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
 // a + b*m: one step of one thread.
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 // a + B*t*m: one step of t threads at once.
 double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
+// The same for copy steps: a + c*m, and a + C*t*m.
+double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
+double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept;
 // Eq. 2: (a_beta + b_beta*m)*ceil(log2 s).
 double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept;
-// Eq. 4: the cheaper of a two-stage broadcast (a_alpha + B_alpha(q-1)m +
-// a_beta + b_beta m) and a one-stage one (a_beta + B_beta q m); with one
+// Eq. 4: the cheaper of a two-stage broadcast (a_alpha + C_alpha(q-1)m +
+// a_beta + c_beta m) and a one-stage one (a_beta + C_beta q m); with one
 // cache domain (s == 1) a one-stage broadcast within it, a_alpha +
-// B_alpha(q-1)m. *two_stage (if given) says which is cheaper.
+// C_alpha(q-1)m. The paper's b/B become our copy costs c/C (a broadcast
+// copies lines, params.hpp). *two_stage (if given) says which is cheaper.
 double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage = nullptr) noexcept;
 double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;

@@ -23,12 +23,21 @@
 
 namespace hmpi::coll {
 
+// Per-line costs come in two kinds: b/B for a reduction step (read the
+// peer's line and one's own, write one's own: what Li-Hoefler's b measures
+// for reductions) and c/C for a copy step (read the peer's line, write one's
+// own: what broadcasts, gathers and copy-outs do), which moves a line for
+// less. HMPI's extension of the paper's model, measured by hmpi-calibrate.
 struct LinkCost {
     double a = 0;      // ns per synchronized step
-    double b = 0;      // ns per line, one thread alone
-    double B = 0;      // ns per line per thread, t threads at once
+    double b = 0;      // ns per line reduced, one thread alone
+    double B = 0;      // ns per line reduced per thread, t threads at once
     double b_mem = 0;  // the same once the working set exceeds the cache
     double B_mem = 0;
+    double c = 0;      // ns per line copied, one thread alone
+    double C = 0;      // ns per line copied per thread, t threads at once
+    double c_mem = 0;  // the same once the working set exceeds the cache
+    double C_mem = 0;
 };
 
 struct LevelCost {

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,8 +34,8 @@ namespace hmpi::coll {
 
 namespace {
 
-// 2: call_overhead added (format 1 files predate it and are refused with a
-// request to calibrate again).
+// 2: call_overhead and the copy costs c, C, c_mem, C_mem added (format 1
+// files predate them and are refused with a request to calibrate again).
 constexpr int kProfileFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -60,17 +61,15 @@ bool level_from_key(std::string_view s, LevelKind* k) {
     return false;
 }
 
-// The five fields of a LinkCost, in file order.
-constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem"};
-double* field(LinkCost& l, int i) {
-    switch (i) {
-        case 0: return &l.a;
-        case 1: return &l.b;
-        case 2: return &l.B;
-        case 3: return &l.b_mem;
-        default: return &l.B_mem;
-    }
-}
+// The nine fields of a LinkCost, in file order.
+constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem"};
+constexpr int kFieldCount = static_cast<int>(std::size(kFields));
+constexpr double LinkCost::*kFieldMembers[] = {&LinkCost::a,     &LinkCost::b, &LinkCost::B,
+                                               &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::c,
+                                               &LinkCost::C,     &LinkCost::c_mem, &LinkCost::C_mem};
+static_assert(std::size(kFieldMembers) == std::size(kFields));
+double* field(LinkCost& l, int i) { return &(l.*kFieldMembers[i]); }
+const double& field(const LinkCost& l, int i) { return l.*kFieldMembers[i]; }
 
 void put(std::string& out, const std::string& key, double v) {
     char buf[64];
@@ -81,8 +80,7 @@ void put(std::string& out, const std::string& key, double v) {
 }
 
 void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
-    LinkCost copy = l;
-    for (int i = 0; i < 5; ++i) put(out, prefix + "." + kFields[i], *field(copy, i));
+    for (int i = 0; i < kFieldCount; ++i) put(out, prefix + "." + kFields[i], field(l, i));
 }
 
 std::string size_text(hwloc_uint64_t bytes) {
@@ -106,11 +104,13 @@ std::string size_text(hwloc_uint64_t bytes) {
 // alpha in cache (Li-Hoefler Section 3.4: 28.5 vs 105 ns within and across
 // sockets) and 1.5x beyond it (memory bandwidth is shared by both sides).
 // call_overhead: MPI_Barrier on one rank measured 110-180 ns on the 2-core
-// AMD EPYC guest of 2026-11-26 (hmpi-call-overhead), rounded up.
+// AMD EPYC guest of 2026-11-26 (hmpi-call-overhead), rounded up. The copy
+// costs c, C, c_mem, C_mem are about half the reduction's b, B, b_mem, B_mem
+// (not measured on that machine).
 ModelParams default_model_params() {
     ModelParams p;
-    p.alpha = {400, 8, 4, 30, 16};
-    p.beta = {800, 16, 8, 45, 25};
+    p.alpha = {400, 8, 4, 30, 16, 4, 2, 16, 8};
+    p.beta = {800, 16, 8, 45, 25, 8, 4, 24, 12};
     p.copy_bandwidth = 4;
     p.nt_copy_bandwidth = 3;
     p.call_overhead = 200;
@@ -139,7 +139,7 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     };
     ModelParams p;
     std::map<std::string, int> seen;  // key -> line, to reject repeats
-    // Levels in file order, with how many of their five fields were given.
+    // Levels in file order, with how many of their nine fields were given.
     std::vector<std::pair<LevelCost, int>> levels;
     int line_no = 0;
     std::size_t pos = 0;
@@ -201,7 +201,7 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (dot == std::string::npos) return fail(line_no, "unknown key '" + key + "'");
         const std::string link = key.substr(0, dot), fname = key.substr(dot + 1);
         int fi = -1;
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < kFieldCount; ++i)
             if (fname == kFields[i]) fi = i;
         if (fi < 0) return fail(line_no, "unknown key '" + key + "'");
         if (link == "alpha") {
@@ -229,13 +229,18 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     if (!seen.count("format")) return fail(0, "the 'format' line is missing");
     if (!seen.count("topology_key") || p.topology_key.empty()) return fail(0, "the 'topology_key' line is missing");
     for (const char* link : {"alpha", "beta"})
-        for (const char* f : kFields)
-            if (!seen.count(std::string(link) + "." + f)) return fail(0, std::string(link) + "." + f + " is missing");
+        for (int i = 0; i < kFieldCount; ++i)
+            if (!seen.count(std::string(link) + "." + kFields[i]))
+                return fail(0, std::string(link) + "." + kFields[i] + " is missing" +
+                                   (i >= 5 ? " (profiles written before the copy costs c, C, c_mem, C_mem lack them: "
+                                             "run hmpi-calibrate again)"
+                                           : ""));
     for (const char* k : {"copy_bandwidth", "nt_copy_bandwidth", "call_overhead"})
         if (!seen.count(k)) return fail(0, std::string(k) + " is missing");
     for (const auto& [lc, given] : levels) {
-        if (given != 5)
-            return fail(0, std::string("level.") + level_key(lc.kind) + " needs all of a, b, B, b_mem, B_mem");
+        if (given != kFieldCount)
+            return fail(0, std::string("level.") + level_key(lc.kind) +
+                               " needs all of a, b, B, b_mem, B_mem, c, C, c_mem, C_mem");
         p.levels.push_back(lc);
     }
     return p;

@@ -19,8 +19,8 @@ namespace {
 
 ModelParams made_up_params() {
     ModelParams p;
-    p.alpha = {100, 2, 4, 6, 8};     // a, b, B, b_mem, B_mem
-    p.beta = {300, 5, 10, 9, 12};
+    p.alpha = {100, 2, 4, 6, 8, 1, 3, 5, 7};     // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem
+    p.beta = {300, 5, 10, 9, 12, 4, 8, 8, 11};
     p.copy_bandwidth = 10;
     p.nt_copy_bandwidth = 12;
     return p;
@@ -60,15 +60,16 @@ TEST_CASE("Eq. 2 and Eq. 4: inter-domain tree and one- or two-stage broadcast") 
     const CommTopology t = sockets(4, 4);
     const CostQuery q{p, t, CollKind::allreduce, 64, true};
     CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
-    const double two = (100 + 4 * 3 * 1) + (300 + 5 * 1);  // a_a + B_a (q-1) m + a_b + b_b m
-    const double one = 300 + 10 * 4 * 1;                   // a_b + B_b q m
+    // A broadcast copies: the copy costs c, C stand where the paper has b, B.
+    const double two = (100 + 3 * 3 * 1) + (300 + 4 * 1);  // a_a + C_a (q-1) m + a_b + c_b m
+    const double one = 300 + 8 * 4 * 1;                    // a_b + C_b q m
     CHECK(li_two_stage_bcast(q, 4, 4, 1, 0) == doctest::Approx(two));
     CHECK(li_one_stage_bcast(q, 4, 4, 1, 0) == doctest::Approx(one));
     bool two_stage = true;
     CHECK(li_bcast(q, 4, 4, 1, 0, &two_stage) == doctest::Approx(std::min(one, two)));
     CHECK(two_stage == (two < one));
     // One domain: the broadcast stays inside it.
-    CHECK(li_one_stage_bcast(q, 4, 1, 1, 0) == doctest::Approx(100 + 4 * 3));
+    CHECK(li_one_stage_bcast(q, 4, 1, 1, 0) == doctest::Approx(100 + 3 * 3));
 }
 
 TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {

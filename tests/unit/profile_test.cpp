@@ -15,9 +15,12 @@ namespace {
 
 ModelParams sample() {
     ModelParams p;
-    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25};
-    p.beta = {480, 2.5, 1.5, 5, 4};
-    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25}}, {LevelKind::node, {480, 2.5, 1.5, 5, 4}}};
+    // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem: all different, so that a
+    // field read into another's place shows.
+    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75};
+    p.beta = {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25};
+    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75}},
+                {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25}}};
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -31,6 +34,10 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.B == doctest::Approx(y.B));
     CHECK(x.b_mem == doctest::Approx(y.b_mem));
     CHECK(x.B_mem == doctest::Approx(y.B_mem));
+    CHECK(x.c == doctest::Approx(y.c));
+    CHECK(x.C == doctest::Approx(y.C));
+    CHECK(x.c_mem == doctest::Approx(y.c_mem));
+    CHECK(x.C_mem == doctest::Approx(y.C_mem));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -72,6 +79,21 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(format_profile(*q) == text);
 }
 
+TEST_CASE("every link has nine fields, in the documented order") {
+    const std::string text = format_profile(sample());
+    for (const std::string link : {"alpha", "beta", "level.l3", "level.node"}) {
+        std::size_t at = 0;
+        for (const char* f : {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem"}) {
+            const std::size_t next = text.find("\n" + link + "." + f + " ", at);
+            const std::string what = link + "." + f + " missing or out of order";
+            CHECK_MESSAGE(next != std::string::npos, what);
+            if (next != std::string::npos) at = next;
+        }
+    }
+    CHECK(text.find("\nalpha.C_mem 1.75\n") != std::string::npos);
+    CHECK(text.find("\nbeta.c 1.875\n") != std::string::npos);
+}
+
 TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF") {
     std::string text = "# written by hand\n\n" + format_profile(sample()) + "tool hmpi-calibrate 1\nmeasured 2024-01-01T00:00:00Z\n";
     std::string crlf;
@@ -92,14 +114,32 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
         CHECK(l.B > 0);
         CHECK(l.b <= l.b_mem);
         CHECK(l.B <= l.B_mem);
+        CHECK(l.B <= l.b);
+        // The copy costs: positive, the same orderings, and no dearer than a reduction.
+        CHECK(l.c > 0);
+        CHECK(l.C > 0);
+        CHECK(l.c <= l.c_mem);
+        CHECK(l.C <= l.C_mem);
+        CHECK(l.C <= l.c);
+        CHECK(l.C_mem <= l.c_mem);
+        CHECK(l.c <= l.b);
+        CHECK(l.C <= l.B);
+        CHECK(l.c_mem <= l.b_mem);
+        CHECK(l.C_mem <= l.B_mem);
     }
+    for (double LinkCost::*f : {&LinkCost::a, &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem,
+                                &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem})
+        CHECK(d.alpha.*f <= d.beta.*f);
     CHECK(d.alpha.a <= d.beta.a);
     CHECK(d.copy_bandwidth > 0);
     CHECK(d.nt_copy_bandwidth > 0);
     CHECK(d.call_overhead > 0);
     CHECK(d.source == "built-in default");
     std::string error;
-    CHECK_MESSAGE(parse_profile(format_profile(d), &error).has_value(), error);
+    auto q = parse_profile(format_profile(d), &error);
+    REQUIRE_MESSAGE(q.has_value(), error);
+    same_link(q->alpha, d.alpha);
+    same_link(q->beta, d.beta);
 }
 
 TEST_CASE("malformed profiles are rejected with a reason") {
@@ -116,7 +156,19 @@ TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection(edited("alpha.b 1.25", "alpha.b")).find("no value") != std::string::npos);
     CHECK(rejection(edited("beta.B_mem 4\n", "")).find("beta.B_mem") != std::string::npos);
     CHECK(rejection(edited("copy_bandwidth 11.75\n", "")).find("copy_bandwidth") != std::string::npos);
-    CHECK(rejection(edited("alpha.a 212.5", "alpha.c 212.5")).find("alpha.c") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.d 212.5")).find("alpha.d") != std::string::npos);
+    CHECK(rejection(edited("alpha.a 212.5", "alpha.c_reduce 212.5")).find("alpha.c_reduce") != std::string::npos);
+    // The copy costs are required like the others, naming the missing key
+    // and asking for a new calibration (profiles from before them lack them).
+    CHECK(rejection(edited("alpha.c 0.875\n", "")).find("alpha.c is missing") != std::string::npos);
+    CHECK(rejection(edited("alpha.c 0.875\n", "")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("beta.C 1.125\n", "")).find("beta.C is missing") != std::string::npos);
+    CHECK(rejection(edited("alpha.c_mem 2.75\n", "")).find("alpha.c_mem") != std::string::npos);
+    CHECK(rejection(edited("beta.C_mem 3.25\n", "")).find("beta.C_mem") != std::string::npos);
+    CHECK(rejection(edited("alpha.C 0.625", "alpha.C -1")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("alpha.c 0.875", "alpha.c 0.875\nalpha.c 1")).find("repeated") != std::string::npos);
+    CHECK(rejection(edited("level.l3.C_mem 1.75\n", "")).find(
+              "level.l3 needs all of a, b, B, b_mem, B_mem, c, C, c_mem, C_mem") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "gamma.a 212.5")).find("gamma.a") != std::string::npos);
     CHECK(rejection(edited("level.l3.a", "level.l4.a")).find("l4") != std::string::npos);
     CHECK(rejection(edited("level.node.B_mem 4\n", "")).find("level.node") != std::string::npos);

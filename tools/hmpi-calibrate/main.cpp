@@ -8,8 +8,10 @@
 // Per link (alpha: two cores in one cache domain; beta: two cache domains;
 // and every level where cores meet, e.g. L2, L3, NUMA, socket, node) it
 // measures a, b and b_mem with one writer and one reader, and B and B_mem
-// with t readers at once; then one thread's copy bandwidth, temporal and
-// non-temporal. Progress goes to stderr, one line per measurement.
+// with t readers at once, the reader(s) reducing the lines; then c, c_mem,
+// C and C_mem the same way with the reader(s) copying them; then one
+// thread's copy bandwidth, temporal and non-temporal, and the call overhead.
+// Progress goes to stderr, one line per measurement.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -177,132 +179,191 @@ std::string joined(const std::vector<double>& v) {
     return s;
 }
 
+// What one kernel's measurements give: the four per-line costs of a link
+// (b, B, b_mem, B_mem for the reduction; c, C, c_mem, C_mem for the copy).
+struct KernelSpec {
+    Kernel kernel;
+    int index;          // into LinkResult's per-kernel arrays
+    const char* step;   // "reduction", "copy" (progress: "ns per <step> step")
+    const char* verb;   // "reduces", "copies"
+    const char* doing;  // "reducing", "copying"
+    const char* one;    // field names, for progress and notes
+    const char* many;
+    const char* one_mem;
+    const char* many_mem;
+    double LinkCost::*f_one;
+    double LinkCost::*f_many;
+    double LinkCost::*f_one_mem;
+    double LinkCost::*f_many_mem;
+};
+constexpr KernelSpec kReduce{Kernel::reduce, 0, "reduction", "reduces", "reducing", "b", "B", "b_mem", "B_mem",
+                             &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem};
+constexpr KernelSpec kCopy{Kernel::copy, 1, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
+                           &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem};
+
 struct LinkResult {
     LinkCost cost;
-    double handoff = 0;       // one flag handoff, ns
-    double fit_error = 0;     // largest relative residual of the a + b m fit
-    double ring_error = 0;
-    int t = 0;                // readers in the congested measurement
+    double handoff = 0;         // one flag handoff, ns (the reduction's sweep)
+    double fit_error[2] = {};   // per kernel: largest relative residual of the one-reader fit
+    double ring_error[2] = {};  // per kernel: the same for the congested fit
+    double copy_intercept = 0;  // the copy fit's intercept (information; `a` is the reduction fit's)
+    int t = 0;                  // readers in the congested measurement
     std::vector<std::string> notes;
 };
 
 // Lines per buffer so that `buffers` buffers make working set `ws`.
 std::size_t lines_for(std::size_t ws, std::size_t buffers) { return std::max<std::size_t>(ws / (buffers * kLine), 1); }
 
-LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
-    LinkResult res;
-    // --- One writer, one reader, in cache: a and b.
+// One writer, one reader, in cache: the per-line cost b or c, and `a` and
+// the flag handoff from the reduction's sweep. The copy's sweep has its own
+// size 0 too: its steps are its round trips less the handoff measured in
+// the same sweep (on a loaded machine the handoff of another sweep can
+// exceed a whole 1-line round trip), but only its slope is a parameter.
+void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const KernelSpec& k, LinkResult& res) {
     ++g_step;
+    const bool reduce = k.kernel == Kernel::reduce;
     std::vector<std::size_t> lines = {0};
-    for (std::size_t m : geometric(lines_for(plan.cache_ws, 2), plan.quick ? 4 : 2)) lines.push_back(m);
-    progress("%s: core %d writes, core %d reads and reduces, %zu sizes of 0..%zu lines (working set up to %s)",
-             link.name.c_str(), link.writer, link.reader, lines.size(), lines.back(), mib(2 * lines.back() * kLine).c_str());
-    std::vector<double> rt = over_passes(
-        plan.passes, [&] { return pair_round_trips(link.writer, link.reader, lines, rounds_for(plan, lines)); });
-    res.handoff = std::max((rt[0] - clk) / 2, 1.0);
+    // The copy sweep has fewer sizes in --quick: its slope is all it gives.
+    const std::size_t factor = plan.quick ? (reduce ? 4 : 16) : 2;
+    for (std::size_t m : geometric(lines_for(plan.cache_ws, 2), factor)) lines.push_back(m);
+    progress("%s: core %d writes, core %d reads and %s, %zu sizes of %zu..%zu lines (working set up to %s)",
+             link.name.c_str(), link.writer, link.reader, k.verb, lines.size(), lines.front(), lines.back(),
+             mib(2 * lines.back() * kLine).c_str());
+    std::vector<double> rt = over_passes(plan.passes, [&] {
+        return pair_round_trips(link.writer, link.reader, lines, rounds_for(plan, lines), k.kernel);
+    });
+    const double handoff = std::max((rt[0] - clk) / 2, 1.0);
+    if (reduce) res.handoff = handoff;
     std::vector<double> x, y;
     for (std::size_t i = 1; i < lines.size(); ++i) {
-        const double step = std::max(rt[i] - clk - res.handoff, 1.0);
-        progress("%s: m=%zu lines: %.1f ns per step (%.2f ns/line)", link.name.c_str(), lines[i], step,
+        const double step = std::max(rt[i] - clk - handoff, 1.0);
+        progress("%s: m=%zu lines: %.1f ns per %s step (%.2f ns/line)", link.name.c_str(), lines[i], step, k.step,
                  step / static_cast<double>(lines[i]));
         x.push_back(static_cast<double>(lines[i]));
         y.push_back(step);
     }
     double a = 0, b = 0;
     std::vector<double> dropped;
-    res.fit_error = robust_fit(x, y, &a, &b, &dropped);
+    res.fit_error[k.index] = robust_fit(x, y, &a, &b, &dropped);
     if (!dropped.empty())
         progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines",
                  link.name.c_str(), joined(dropped).c_str());
     if (b <= 0) b = y.back() / x.back();
+    res.cost.*k.f_one = b;
+    if (!reduce) {
+        res.copy_intercept = a;
+        progress("%s: handoff %.1f ns; copy fit intercept %.1f ns (a stays %.1f ns), c = %.3f ns/line (largest "
+                 "relative error %.0f%%)",
+                 link.name.c_str(), handoff, a, res.cost.a, b, 100 * res.fit_error[k.index]);
+        return;
+    }
     if (a <= 0) {
         res.notes.push_back(link.name + ": the fit's intercept was not positive; a = the 1-line step - b");
         a = std::max(y.front() - b, res.handoff);
     }
     res.cost.a = a;
-    res.cost.b = b;
     progress("%s: handoff %.1f ns; fit a = %.1f ns, b = %.3f ns/line (largest relative error %.0f%%)",
-             link.name.c_str(), res.handoff, a, b, 100 * res.fit_error);
+             link.name.c_str(), res.handoff, a, b, 100 * res.fit_error[k.index]);
+}
 
-    // --- Beyond the caches: b_mem.
+// The same beyond the caches: b_mem or c_mem, (step - a) / m.
+void measure_pair_mem(const Plan& plan, const LinkPlan& link, double clk, const KernelSpec& k, LinkResult& res) {
     ++g_step;
+    const double one = res.cost.*k.f_one;
     if (plan.mem_ws.empty()) {
-        res.cost.b_mem = b;
-        res.notes.push_back(link.name + ": too little memory to exceed the caches; b_mem = b");
-        progress("%s: skipped (too little memory to exceed the caches); b_mem = b", link.name.c_str());
-    } else {
-        std::vector<std::size_t> ml;
-        for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2));
-        progress("%s: beyond the caches, %zu size(s) up to %zu lines (working set %s)", link.name.c_str(), ml.size(),
-                 ml.back(), mib(2 * ml.back() * kLine).c_str());
-        const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
-        std::vector<double> mrt = pair_round_trips(link.writer, link.reader, ml, mr);
-        std::vector<double> per_line;
-        for (std::size_t i = 0; i < ml.size(); ++i) {
-            const double step = mrt[i] - clk - res.handoff;
-            per_line.push_back((step - a) / static_cast<double>(ml[i]));
-            progress("%s: m=%zu lines: %.2f ms per step (%.3f ns/line)", link.name.c_str(), ml[i], step / 1e6,
-                     per_line.back());
-        }
-        // The fastest size's rate: each step lasts many time slices (see copy_bandwidths).
-        res.cost.b_mem = *std::min_element(per_line.begin(), per_line.end());
+        res.cost.*k.f_one_mem = one;
+        res.notes.push_back(link.name + ": too little memory to exceed the caches; " + k.one_mem + " = " + k.one);
+        progress("%s: skipped (too little memory to exceed the caches); %s = %s", link.name.c_str(), k.one_mem, k.one);
+        return;
     }
+    std::vector<std::size_t> ml;
+    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2));
+    progress("%s: beyond the caches, %s, %zu size(s) up to %zu lines (working set %s)", link.name.c_str(), k.doing,
+             ml.size(), ml.back(), mib(2 * ml.back() * kLine).c_str());
+    const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
+    std::vector<double> mrt = pair_round_trips(link.writer, link.reader, ml, mr, k.kernel);
+    std::vector<double> per_line;
+    for (std::size_t i = 0; i < ml.size(); ++i) {
+        const double step = mrt[i] - clk - res.handoff;
+        per_line.push_back((step - res.cost.a) / static_cast<double>(ml[i]));
+        progress("%s: m=%zu lines: %.2f ms per %s step (%s %.3f ns/line)", link.name.c_str(), ml[i], step / 1e6,
+                 k.step, k.one_mem, per_line.back());
+    }
+    // The fastest size's rate: each step lasts many time slices (see copy_bandwidths).
+    res.cost.*k.f_one_mem = *std::min_element(per_line.begin(), per_line.end());
+}
 
-    // --- Congestion: t readers at once, in cache and beyond.
+// Congestion: t readers at once, in cache and beyond: B and B_mem, or C and C_mem.
+void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, LinkResult& res) {
     ++g_step;
     const std::size_t t = link.ring.size();
     res.t = static_cast<int>(t);
     if (t < 2) {
-        res.cost.B = res.cost.b;
-        res.cost.B_mem = res.cost.b_mem;
-        res.notes.push_back(link.name + ": fewer than 2 cores for a congested measurement; B = b, B_mem = b_mem");
-        progress("%s: congestion skipped (one core); B = b", link.name.c_str());
-        return res;
+        res.cost.*k.f_many = res.cost.*k.f_one;
+        res.cost.*k.f_many_mem = res.cost.*k.f_one_mem;
+        res.notes.push_back(link.name + ": fewer than 2 cores for a congested measurement; " + k.many + " = " + k.one +
+                            ", " + k.many_mem + " = " + k.one_mem);
+        progress("%s: congestion skipped (one core); %s = %s", link.name.c_str(), k.many, k.one);
+        return;
     }
     std::string cores;
     for (int c : link.ring) cores += (cores.empty() ? "" : ",") + std::to_string(c);
-    std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, 2 * t), plan.quick ? 4 : 2);
-    progress("%s: %zu readers at once (cores %s), each reducing its neighbour's lines, %zu sizes of 1..%zu lines",
-             link.name.c_str(), t, cores.c_str(), rl.size(), rl.back());
+    const std::size_t factor = plan.quick ? (k.kernel == Kernel::reduce ? 4 : 16) : 2;
+    std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, 2 * t), factor);
+    progress("%s: %zu readers at once (cores %s), each %s its neighbour's lines, %zu sizes of 1..%zu lines",
+             link.name.c_str(), t, cores.c_str(), k.doing, rl.size(), rl.back());
     std::vector<double> steps =
-        over_passes(plan.passes, [&] { return ring_steps(link.ring, rl, rounds_for(plan, rl)); });
-    x.clear();
-    y.clear();
+        over_passes(plan.passes, [&] { return ring_steps(link.ring, rl, rounds_for(plan, rl), k.kernel); });
+    std::vector<double> x, y;
     for (std::size_t i = 0; i < rl.size(); ++i) {
-        progress("%s: t=%zu, m=%zu lines each: %.1f ns per step (%.3f ns/line/thread)", link.name.c_str(), t, rl[i],
-                 steps[i], steps[i] / static_cast<double>(rl[i] * t));
+        progress("%s: t=%zu, m=%zu lines each: %.1f ns per %s step (%.3f ns/line/thread)", link.name.c_str(), t, rl[i],
+                 steps[i], k.step, steps[i] / static_cast<double>(rl[i] * t));
         x.push_back(static_cast<double>(rl[i]));
         y.push_back(std::max(steps[i], 1.0));
     }
     double ra = 0, slope = 0;
-    dropped.clear();
-    res.ring_error = robust_fit(x, y, &ra, &slope, &dropped);
+    std::vector<double> dropped;
+    res.ring_error[k.index] = robust_fit(x, y, &ra, &slope, &dropped);
     if (!dropped.empty())
         progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines",
                  link.name.c_str(), joined(dropped).c_str());
     if (slope <= 0) slope = y.back() / x.back();
-    res.cost.B = slope / static_cast<double>(t);
-    progress("%s: t=%zu: per-thread slope %.3f ns/line, B = %.3f ns/line (largest relative error %.0f%%)",
-             link.name.c_str(), t, slope, res.cost.B, 100 * res.ring_error);
+    res.cost.*k.f_many = slope / static_cast<double>(t);
+    progress("%s: t=%zu: per-thread slope %.3f ns/line, %s = %.3f ns/line (largest relative error %.0f%%)",
+             link.name.c_str(), t, slope, k.many, res.cost.*k.f_many, 100 * res.ring_error[k.index]);
     if (plan.mem_ws.empty()) {
-        res.cost.B_mem = res.cost.B;
-    } else {
-        std::vector<std::size_t> ml;
-        for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2 * t));
-        const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
-        std::vector<double> ms = ring_steps(link.ring, ml, mr);
-        std::vector<double> per;
-        for (std::size_t i = 0; i < ml.size(); ++i) {
-            per.push_back((ms[i] - std::max(ra, 0.0)) / static_cast<double>(ml[i] * t));
-            progress("%s: t=%zu beyond the caches, m=%zu lines each: %.2f ms per step (B_mem %.3f ns/line)",
-                     link.name.c_str(), t, ml[i], ms[i] / 1e6, per.back());
-        }
-        res.cost.B_mem = *std::min_element(per.begin(), per.end());
+        res.cost.*k.f_many_mem = res.cost.*k.f_many;
+        return;
+    }
+    std::vector<std::size_t> ml;
+    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2 * t));
+    const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
+    std::vector<double> ms = ring_steps(link.ring, ml, mr, k.kernel);
+    std::vector<double> per;
+    for (std::size_t i = 0; i < ml.size(); ++i) {
+        per.push_back((ms[i] - std::max(ra, 0.0)) / static_cast<double>(ml[i] * t));
+        progress("%s: t=%zu beyond the caches, m=%zu lines each: %.2f ms per %s step (%s %.3f ns/line)",
+                 link.name.c_str(), t, ml[i], ms[i] / 1e6, k.step, k.many_mem, per.back());
+    }
+    res.cost.*k.f_many_mem = *std::min_element(per.begin(), per.end());
+}
+
+// Measurement steps per link (g_steps).
+constexpr int kStepsPerLink = 6;
+
+// Every parameter of one link: the reduction's a, b, b_mem, B, B_mem, then
+// the copy's c, c_mem, C, C_mem (the copy reuses the reduction's handoff and a).
+LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
+    LinkResult res;
+    for (const KernelSpec* k : {&kReduce, &kCopy}) {
+        measure_pair(plan, link, clk, *k, res);
+        measure_pair_mem(plan, link, clk, *k, res);
+        measure_ring(plan, link, *k, res);
     }
     return res;
 }
 
-// The model's orderings (docs/model.md, "Sanity"): enforced on measured
+// The model's orderings (docs/model.md, "Orderings"): enforced on measured
 // values, since noise on a loaded machine can invert close numbers, and each
 // adjustment is recorded in the profile.
 void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<std::string>& notes) {
@@ -322,26 +383,44 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
             v = hi;
         }
     };
-    raise_to(l.b_mem, l.b, "b_mem", "memory is not faster than cache");
     const double tt = std::max(t, 1);
-    lower_to(l.B, l.b, "B", "t threads together move lines at least as fast as one");
-    raise_to(l.B, l.b / tt, "B", "a thread is not faster with others busy");
-    raise_to(l.B_mem, l.B, "B_mem", "memory is not faster than cache");
-    lower_to(l.B_mem, l.b_mem, "B_mem", "t threads together move lines at least as fast as one");
-    raise_to(l.B_mem, l.b_mem / tt, "B_mem", "a thread is not faster with others busy");
+    // The same rules for the reduction's costs and the copy's. In this order
+    // no rule undoes an earlier one (given the copy is first lowered to the
+    // reduction's values, which already obey them).
+    auto within_link = [&](const KernelSpec& k) {
+        double &one = l.*k.f_one, &many = l.*k.f_many, &one_mem = l.*k.f_one_mem, &many_mem = l.*k.f_many_mem;
+        raise_to(one_mem, one, k.one_mem, "memory is not faster than cache");
+        lower_to(many, one, k.many, "t threads together move lines at least as fast as one");
+        raise_to(many, one / tt, k.many, "a thread is not faster with others busy");
+        raise_to(many_mem, many, k.many_mem, "memory is not faster than cache");
+        lower_to(many_mem, one_mem, k.many_mem, "t threads together move lines at least as fast as one");
+        raise_to(many_mem, one_mem / tt, k.many_mem, "a thread is not faster with others busy");
+    };
+    within_link(kReduce);
+    const char* why = "a copy moves a line for no more than a reduction";
+    lower_to(l.c, l.b, "c", why);
+    lower_to(l.C, l.B, "C", why);
+    lower_to(l.c_mem, l.b_mem, "c_mem", why);
+    lower_to(l.C_mem, l.B_mem, "C_mem", why);
+    within_link(kCopy);
 }
 
+// The nine fields of a LinkCost, in profile order (for orderings across links).
+constexpr struct {
+    const char* name;
+    double LinkCost::*f;
+} kLinkFields[] = {{"a", &LinkCost::a},         {"b", &LinkCost::b}, {"B", &LinkCost::B},
+                   {"b_mem", &LinkCost::b_mem}, {"B_mem", &LinkCost::B_mem}, {"c", &LinkCost::c},
+                   {"C", &LinkCost::C},         {"c_mem", &LinkCost::c_mem}, {"C_mem", &LinkCost::C_mem}};
+
 void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, std::vector<std::string>& notes) {
-    const char* f[] = {"a", "b", "B", "b_mem", "B_mem"};
-    double* o[] = {&outer.a, &outer.b, &outer.B, &outer.b_mem, &outer.B_mem};
-    const double in[] = {inner.a, inner.b, inner.B, inner.b_mem, inner.B_mem};
-    for (int i = 0; i < 5; ++i)
-        if (*o[i] < in[i]) {
+    for (const auto& [f, m] : kLinkFields)
+        if (outer.*m < inner.*m) {
             char b[200];
-            std::snprintf(b, sizeof b, "%s.%s %.4g raised to %.4g (a farther link is not cheaper)", name.c_str(), f[i],
-                          *o[i], in[i]);
+            std::snprintf(b, sizeof b, "%s.%s %.4g raised to %.4g (a farther link is not cheaper)", name.c_str(), f,
+                          outer.*m, inner.*m);
             notes.push_back(b);
-            *o[i] = in[i];
+            outer.*m = inner.*m;
         }
 }
 
@@ -404,14 +483,21 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
         if (l.B > l.B_mem) bad.push_back(n + ": B > B_mem");
         if (l.B > l.b) bad.push_back(n + ": B > b (t threads slower together than one)");
         if (l.B_mem > l.b_mem) bad.push_back(n + ": B_mem > b_mem");
+        if (l.c > l.c_mem) bad.push_back(n + ": c > c_mem");
+        if (l.C > l.C_mem) bad.push_back(n + ": C > C_mem");
+        if (l.C > l.c) bad.push_back(n + ": C > c (t threads slower together than one)");
+        if (l.C_mem > l.c_mem) bad.push_back(n + ": C_mem > c_mem");
+        // A copy moves a line for no more than a reduction.
+        if (l.c > l.b) bad.push_back(n + ": c > b (a copy dearer than a reduction)");
+        if (l.C > l.B) bad.push_back(n + ": C > B (a copy dearer than a reduction)");
+        if (l.c_mem > l.b_mem) bad.push_back(n + ": c_mem > b_mem (a copy dearer than a reduction)");
+        if (l.C_mem > l.B_mem) bad.push_back(n + ": C_mem > B_mem (a copy dearer than a reduction)");
     };
     auto check_order = [&](const std::string& inner_name, const LinkCost& in, const std::string& outer_name,
                            const LinkCost& out) {
-        if (in.a > out.a) bad.push_back(inner_name + ".a > " + outer_name + ".a");
-        if (in.b > out.b) bad.push_back(inner_name + ".b > " + outer_name + ".b");
-        if (in.B > out.B) bad.push_back(inner_name + ".B > " + outer_name + ".B");
-        if (in.b_mem > out.b_mem) bad.push_back(inner_name + ".b_mem > " + outer_name + ".b_mem");
-        if (in.B_mem > out.B_mem) bad.push_back(inner_name + ".B_mem > " + outer_name + ".B_mem");
+        for (const auto& [f, m] : kLinkFields)
+            if (in.*m > out.*m)
+                bad.push_back(inner_name + "." + f + " > " + outer_name + "." + f);
     };
     check_link("alpha", p.alpha);
     check_link("beta", p.beta);
@@ -453,8 +539,10 @@ int check(const std::string& path) {
     const std::vector<std::string> bad = sanity_problems(*p);
     for (const std::string& b : bad) std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), b.c_str());
     if (!bad.empty()) return 1;
-    std::printf("hmpi-calibrate: %s: ok (alpha a=%.1f b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f; %zu levels)\n",
-                path.c_str(), p->alpha.a, p->alpha.b, p->alpha.B, p->alpha.b_mem, p->alpha.B_mem, p->levels.size());
+    const coll::LinkCost& a = p->alpha;
+    std::printf("hmpi-calibrate: %s: ok (alpha a=%.1f b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f c=%.3f C=%.3f c_mem=%.3f "
+                "C_mem=%.3f; %zu levels)\n",
+                path.c_str(), a.a, a.b, a.B, a.b_mem, a.B_mem, a.c, a.C, a.c_mem, a.C_mem, p->levels.size());
     return 0;
 }
 
@@ -532,7 +620,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(3 * links.size() + 2);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 2);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -581,8 +669,9 @@ int run_calibration(const Options& opt) {
     std::string out;
     out += "# HMPI model profile (docs/model.md), written by " + std::string(kToolVersion) +
            (opt.quick ? " --quick" : "") + ".\n";
-    out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem in ns per 64-byte line;\n";
-    out += "# copy bandwidths in bytes per ns (GB/s); call_overhead in ns per collective call.\n";
+    out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
+    out += "# c, C, c_mem, C_mem (copy step) in ns per 64-byte line; copy bandwidths in bytes\n";
+    out += "# per ns (GB/s); call_overhead in ns per collective call.\n";
     {
         char b[400];
         std::snprintf(b, sizeof b,
@@ -595,9 +684,11 @@ int run_calibration(const Options& opt) {
         for (std::size_t i = 0; i < links.size(); ++i) {
             std::snprintf(b, sizeof b,
                           "# %s: cores %d->%d, flag handoff %.1f ns, fit error <= %.0f%%; B from %d readers at once "
-                          "(fit error <= %.0f%%).\n",
+                          "(fit error <= %.0f%%); copy: fit error <= %.0f%% (intercept %.1f ns), C fit error <= "
+                          "%.0f%%.\n",
                           links[i].name.c_str(), links[i].writer, links[i].reader, results[i].handoff,
-                          100 * results[i].fit_error, results[i].t, 100 * results[i].ring_error);
+                          100 * results[i].fit_error[0], results[i].t, 100 * results[i].ring_error[0],
+                          100 * results[i].fit_error[1], results[i].copy_intercept, 100 * results[i].ring_error[1]);
             out += b;
         }
     }
@@ -613,10 +704,9 @@ int run_calibration(const Options& opt) {
         return 1;
     }
     for (const std::string& n : notes) progress("note: %s", n.c_str());
-    progress("alpha: a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f ns/line", p.alpha.a, p.alpha.b, p.alpha.B,
-             p.alpha.b_mem, p.alpha.B_mem);
-    progress("beta:  a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f ns/line", p.beta.a, p.beta.b, p.beta.B,
-             p.beta.b_mem, p.beta.B_mem);
+    for (auto [n, l] : {std::pair{"alpha:", &p.alpha}, std::pair{"beta: ", &p.beta}})
+        progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f c=%.3f C=%.3f c_mem=%.3f C_mem=%.3f ns/line", n, l->a,
+                 l->b, l->B, l->b_mem, l->B_mem, l->c, l->C, l->c_mem, l->C_mem);
     if (opt.print) std::fputs(out.c_str(), stdout);
     if (!opt.print || !opt.output.empty()) {
         const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;

@@ -76,6 +76,15 @@ void reduce_lines(const double* src, double* acc, std::size_t lines) {
     sum(src, acc, lines * kDoublesPerLine);
 }
 
+// The copy step the collectives do: the peer's lines into one's own buffer,
+// with ordinary stores (the copy_bandwidth measurement's memcpy).
+void copy_lines(const double* src, double* dst, std::size_t lines) { std::memcpy(dst, src, lines * kLine); }
+
+void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines) {
+    if (k == Kernel::copy) copy_lines(src, dst, lines);
+    else reduce_lines(src, dst, lines);
+}
+
 void bind(int core) {
     // A failed binding leaves the measurement valid but noisier; the
     // caller's progress output names the cores it asked for.
@@ -176,7 +185,7 @@ double clock_overhead_ns() {
 }
 
 std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
-                                     const Rounds& rounds) {
+                                     const Rounds& rounds, Kernel kernel) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // Flags on their own lines (SingleWriterFlag is aligned to the false-sharing range).
     auto ready = std::make_unique<SingleWriterFlag>();
@@ -226,7 +235,7 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
             for (;;) {
                 wait_reached(*ready, ++stamp);
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
-                if (lines[s]) reduce_lines(in, acc.data, lines[s]);
+                if (lines[s]) run_kernel(kernel, in, acc.data, lines[s]);
                 ack->publish(stamp);
                 if (last) break;
             }
@@ -238,13 +247,13 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
 }
 
 std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
-                               const Rounds& rounds) {
+                               const Rounds& rounds, Kernel kernel) {
     const std::size_t t = cores.size();
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     std::vector<SingleWriterFlag> ready(t), done(t);
     std::vector<std::atomic<double*>> src(t);
     for (auto& p : src) p.store(nullptr);
-    // Per thread, per size, per round: start and end of its reduction.
+    // Per thread, per size, per round: start and end of its kernel.
     std::vector<std::vector<std::vector<std::int64_t>>> start(t), end(t);
     std::barrier sync(static_cast<std::ptrdiff_t>(t));
     // Thread 0 ends a size (see pair_round_trips); the others read it once
@@ -276,7 +285,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 for (std::size_t j = 0; j < t; ++j) wait_reached(ready[j], stamp);
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
                 const std::int64_t t0 = now_ns();
-                reduce_lines(in, acc.data, lines[s]);
+                run_kernel(kernel, in, acc.data, lines[s]);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);
                 // My reader must be done before I rewrite my lines.

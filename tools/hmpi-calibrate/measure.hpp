@@ -3,10 +3,11 @@
 // (docs/model.md, "How the parameters are measured").
 //
 // Every timed kernel moves lines that another core has just written (the
-// MODIFIED state of Li-Hoefler Section 3.4) the way a reduction step does:
-// the reader reads the remote lines and its own, and writes its own (the
-// runtime's sum kernel on doubles), after waiting for the writer's
-// single-writer flag. Threads are bound to cores with hwloc.
+// MODIFIED state of Li-Hoefler Section 3.4) after waiting for the writer's
+// single-writer flag, the way a reduction step does (the reader reads the
+// remote lines and its own, and writes its own: the runtime's sum kernel on
+// doubles) or a copy step does (the reader reads the remote lines and writes
+// its own: memcpy). Threads are bound to cores with hwloc.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -46,6 +47,12 @@ bool same_domain(const Machine& m, const Core& x, const Core& y);
 // Cost of one now() call, ns (subtracted from timings that include one).
 double clock_overhead_ns();
 
+// What the reader does with the lines it waited for.
+enum class Kernel {
+    reduce,  // acc[i] += src[i] on doubles (read remote, read local, write local): b, B
+    copy,    // memcpy(acc, src) (read remote, write local): c, C
+};
+
 // A size's rounds: at most `rounds`, but once `budget_ns` of wall time has
 // passed, no more than the `min_rounds` done by then (a machine shared with
 // other work can make each round cost a time slice).
@@ -62,15 +69,16 @@ struct Rounds {
 // One writer, one reader: per size (lines, 0 allowed), the median over
 // the size's rounds of the time from the writer's publish of freshly
 // written lines to its seeing the reader's acknowledgement (one handoff
-// there, the reader's reduction of the lines, one handoff back), ns.
+// there, the reader's `kernel` on the lines, one handoff back), ns.
 std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
-                                     const Rounds& rounds);
+                                     const Rounds& rounds, Kernel kernel);
 
-// t threads on `cores` at once, each reducing its ring neighbour's freshly
-// written lines into its own buffer once all have published: per size, the
-// median over rounds of (last finish - first start), ns.
+// t threads on `cores` at once, each reducing (or copying) its ring
+// neighbour's freshly written lines into its own buffer once all have
+// published: per size, the median over rounds of (last finish - first
+// start), ns.
 std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
-                               const Rounds& rounds);
+                               const Rounds& rounds, Kernel kernel);
 
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
