@@ -6,12 +6,12 @@
 //
 // The one-stage allgather: P concurrent one-stage gathers (Li, Hoefler et
 // al., Section 2.2), no intermediate buffer, one copy per block. Cost per
-// rank: a + (P - 1) * b * m, all ranks in parallel; every buffer has P - 1
+// rank: a + (P - 1) * c * m, all ranks in parallel; every buffer has P - 1
 // readers, spread in time by the staggered order. The closing wait is the
 // lifetime rule's acknowledgement (one flag per rank).
 //
 // Model cost: the P ranks copy P - 1 blocks each at once, then one flag
-// round: a + B P (P - 1) m + a_alpha ((a, B) = alpha, or beta when s > 1;
+// round: a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1;
 // working set P^2 m bytes).
 //
 // Flags: flag 1 step 1 = "I have read every contribution".
@@ -22,15 +22,19 @@ namespace hmpi::coll {
 
 CollTask allgather_direct(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    const int r = ctx.rank();
+    const int r = ctx.rank(), p = ctx.size();
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;
     };
-    if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, r)));
-    PeerSweep peers(r, ctx.size());
+    // Every rank's receive buffer holds p blocks (YHCCL Alg. 1: streaming
+    // stores once the p receive buffers outgrow the cache).
+    const std::size_t ws = message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
+    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
+    if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, r), kind));
+    PeerSweep peers(r, p);
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
-                              [&](int q) { keep_error(copy_block(contribution(ctx.args_of(q), q), recv_block(me, q))); }));
+                              [&](int q) { keep_error(copy_block(contribution(ctx.args_of(q), q), recv_block(me, q), kind)); }));
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
@@ -40,7 +44,7 @@ double allgather_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

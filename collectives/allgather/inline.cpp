@@ -12,9 +12,9 @@
 // only (the v form's blocks differ per rank); blocks up to kInlineBytes,
 // any datatype (packed).
 //
-// Cost (our formula; inline.hpp): the copy-in, then all p ranks at once
-// pull the p - 1 other blocks, q - 1 within the cache domain, p - q across:
-//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+// Cost (our formula; inline.hpp): all p ranks at once pull the p - 1 other
+// blocks, q - 1 within the cache domain, p - q across:
+//   T = a + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
 #include <limits>
 
 #include "collectives/allgather/allgather.hpp"
@@ -55,7 +55,7 @@ double allgather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+    return inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
 }
 
 }  // namespace hmpi::coll

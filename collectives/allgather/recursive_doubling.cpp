@@ -9,11 +9,11 @@
 //
 // Thakur, Rabenseifner and Gropp, "Optimization of Collective Communication
 // Operations in MPICH" (IJHPCA 2005), recursive doubling for allgather:
-// log2(P) rounds, the k-th moving 2^k blocks, so log2(P) * a + (P - 1) * b * m
+// log2(P) rounds, the k-th moving 2^k blocks, so log2(P) * a + (P - 1) * c * m
 // per rank: the ring's volume in log2(P) dependent rounds instead of P - 1.
 //
 // Model cost: log2 P rounds, all P ranks copying (P - 1) m lines in all:
-// log2(P) a + B P (P - 1) m + a_alpha ((a, B) = alpha, or beta when s > 1);
+// log2(P) a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1);
 // +infinity when P is not a power of two.
 //
 // Flags: flag 1 step k+1 = "I have finished k rounds" (step 1: my own block
@@ -58,7 +58,7 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     if ((q.p() & (q.p() - 1)) != 0) return std::numeric_limits<double>::infinity();
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return ceil_log2(q.p()) * link.a + congested_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() +
+    return ceil_log2(q.p()) * link.a + congested_copy_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() +
            q.params.alpha.a;
 }
 

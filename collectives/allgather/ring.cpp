@@ -7,13 +7,13 @@
 //
 // The classic ring allgather (Thakur, Rabenseifner and Gropp, "Optimization
 // of Collective Communication Operations in MPICH", IJHPCA 2005):
-// P - 1 rounds, each a + b * m, so (P - 1) * (a + b * m) per rank;
+// P - 1 rounds, each a + c * m, so (P - 1) * (a + c * m) per rank;
 // it trades the direct form's P - 1 concurrent readers per buffer for
 // P - 1 dependent rounds. The per-round signal is one flag line between
 // neighbours.
 //
 // Model cost: P - 1 dependent rounds in which all P ranks copy one block:
-// (P - 1) (a + B P m) + a_alpha ((a, B) = alpha, or beta when s > 1).
+// (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1).
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
@@ -47,7 +47,7 @@ double allgather_ring_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return (q.p() - 1) * congested_step_cost(q, link, q.m(), q.p(), ws) + q.params.alpha.a;
+    return (q.p() - 1) * congested_copy_step_cost(q, link, q.m(), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

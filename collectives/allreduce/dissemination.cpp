@@ -17,7 +17,9 @@
 //
 // Cost: Eq. 6 (p a power of two) (a_a + B_a q m) log2 q + (a_b + B_b q m)
 // log2 s; Eq. 7 otherwise, (a_a + B_a q m)(ceil(log2 q) + 2) +
-// (a_b + B_b q m)(ceil(log2 p) - floor(log2 q) - 1) (li_dissemination).
+// (a_b + B_b q m)(ceil(log2 p) - floor(log2 q) - 1) (li_dissemination);
+// plus a_a for the closing wait for the last version's reader (the
+// lifetime rule), which the paper's count leaves out.
 //
 // Buffers: version v_i (after step i) of a rank alternates between its
 // receive buffer and one scratch so the last lands in the receive buffer
@@ -255,7 +257,7 @@ CollTask allreduce_dissemination(CollCtx& ctx) {
 double allreduce_dissemination_cost(const CostQuery& q) {
     if (!q.commutative) return std::numeric_limits<double>::infinity();
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
-    return li_dissemination(q, q.p(), q.q(), q.s(), q.m(), ws);
+    return li_dissemination(q, q.p(), q.q(), q.s(), q.m(), ws) + (q.p() > 1 ? q.params.alpha.a : 0.0);
 }
 
 }  // namespace hmpi::coll

@@ -178,7 +178,7 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
         if (f <= 1) continue;
         const LinkCost& lk = link_of_level(q, l);
         up += (f - 1) * line_cost(q, lk, ws) * m;
-        down = std::max(down, (f - 1) * congested_line_cost(q, lk, ws) * m);
+        down = std::max(down, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
         fill += 2 * (lk.a + line_cost(q, lk, ws) * k);
     }
     return up + down + fill + chunks * q.params.alpha.a;

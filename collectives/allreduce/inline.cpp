@@ -12,11 +12,11 @@
 // exchange of Li, Hoefler et al.'s dissemination (Section 2.3) in its
 // allgather form. Vectors of a contiguous type up to kInlineBytes.
 //
-// Cost (our formula, Li-Hoefler parameters; inline.hpp): the copy-in, then
-// one step in which all p ranks at once pull the other p - 1 vectors, q - 1
-// of them within the cache domain and p - q across (the reduction of a
-// pulled line is part of b and B as calibrated):
-//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+// Cost (our formula, Li-Hoefler parameters; inline.hpp): one step in which
+// all p ranks at once pull the other p - 1 vectors, q - 1 of them within
+// the cache domain and p - q across (the reduction of a pulled line is part
+// of b and B as calibrated):
+//   T = a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
 #include <limits>
 
 #include "collectives/allreduce/allreduce.hpp"
@@ -53,7 +53,7 @@ double allreduce_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+    return inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
 }
 
 }  // namespace hmpi::coll

@@ -22,10 +22,11 @@
 // Data access volume (YHCCL): s(5p - 1) for a vector of s bytes: p inputs
 // read, p - 1 read-modify-writes of the result, p (p - 1) / p = p - 1
 // slices read and written in the copy-out.
-// Cost: with m lines, R rounds, all p ranks moving at once (congested B):
+// Cost: with m lines, R rounds, all p ranks moving at once (congested B,
+// and C for the copy-out, which copies lines: params.hpp):
 //   R * p * a_alpha                       (the staggered steps)
 //   + B_alpha * p * m                     (each rank folds m/p lines per step, p steps)
-//   + a_alpha + B_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
+//   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
 //                                           when the stores are non-temporal)
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer. Nobody but the rank
@@ -42,7 +43,7 @@
 // domain-local slices are 1/q of the vector).
 // Cost: q a_alpha + B_alpha q m                 (intra-domain stage)
 //       + a_beta + B_beta s m                   (each rank reads s partials of m/p lines)
-//       + a_alpha + ((q - 1) B_alpha + (p - q) B_beta) m * nt   (copy-out)
+//       + a_alpha + ((q - 1) C_alpha + (p - q) C_beta) m * nt   (copy-out)
 // +infinity with one domain (s == 1: it equals movement_avoiding there,
 // and runs correctly when forced).
 //
@@ -250,12 +251,12 @@ CollTask allreduce_movement_avoiding_socket(CollCtx& ctx) {
 double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const int p = q.p();
     if (p > static_cast<int>(knobs::kMaxFlagSteps)) return std::numeric_limits<double>::infinity();
-    if (p <= 1) return q.params.alpha.a + line_cost(q, q.params.alpha, q.bytes) * q.m();
+    if (p <= 1) return q.params.alpha.a + copy_line_cost(q, q.params.alpha, q.bytes) * q.m();
     const std::size_t ws = ma_working_set(q.bytes, p);
     const LinkCost& al = q.params.alpha;
-    const double m = q.m(), B = congested_line_cost(q, al, ws);
+    const double m = q.m(), B = congested_line_cost(q, al, ws), C = congested_copy_line_cost(q, al, ws);
     const int rounds = ma_rounds(q.bytes, p);
-    return rounds * p * al.a + B * p * m + al.a + B * (p - 1) * m * nt_factor(q, ws);
+    return rounds * p * al.a + B * p * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
@@ -264,8 +265,9 @@ double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
     const std::size_t ws = ma_working_set(q.bytes, p);
     const LinkCost &al = q.params.alpha, &be = q.params.beta;
     const double m = q.m(), Ba = congested_line_cost(q, al, ws), Bb = congested_line_cost(q, be, ws);
+    const double Ca = congested_copy_line_cost(q, al, ws), Cb = congested_copy_line_cost(q, be, ws);
     return qq * al.a + Ba * qq * m + be.a + Bb * s * m + al.a +
-           ((qq - 1) * Ba + (p - qq) * Bb) * m * nt_factor(q, ws);
+           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws);
 }
 
 }  // namespace hmpi::coll

@@ -7,8 +7,9 @@
 // and folds the q - 1 other inputs of its domain and the p - q of other
 // domains alone, one step, then every rank copies at once (Eq. 4's
 // one-stage broadcast):
-//   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m)
-// (working set p * m lines). The simple form for small p; tree.cpp and
+//   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
+// (working set p * m lines; the last term: rank 0 alone waits for the
+// copies' acknowledgements, and predictions are the mean over ranks). The simple form for small p; tree.cpp and
 // tiled.cpp spread the work.
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer, which it overwrites
@@ -42,7 +43,7 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
     const double m = q.m();
     const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
                                             (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
-    return (q.p() > 1 ? fold : 0.0) + li_one_stage_bcast(q, q.q(), q.s(), m, ws);
+    return q.p() > 1 ? fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + q.params.alpha.a / q.p() : 0.0;
 }
 
 }  // namespace hmpi::coll

@@ -13,7 +13,8 @@
 // Cost, Eq. 11 = Eq. 10 + Eq. 4:
 //   T = a_a q + B_a q m + (a_b + B_b m) ceil(log2 s)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
-// (li_tiled_reduce + li_bcast; working set p * m lines).
+// (li_tiled_reduce + li_bcast; working set p * m lines); plus a_a / p for
+// the top's wait for the broadcast's acknowledgements (the mean over ranks).
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
 // topology whose domains are not rank ranges runs with one domain of all
@@ -166,7 +167,8 @@ CollTask allreduce_tiled(CollCtx& ctx) {
 double allreduce_tiled_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
-    return li_tiled_reduce(q, q.q(), q.s(), m, ws) + li_bcast(q, q.q(), q.s(), m, ws);
+    return li_tiled_reduce(q, q.q(), q.s(), m, ws) + li_bcast(q, q.q(), q.s(), m, ws) +
+           (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

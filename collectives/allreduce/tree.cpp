@@ -11,7 +11,9 @@
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
 // with the n-ary forms (n - 1)(a + b m) ceil(log_n x) for radix n != 2
 // (knobs.hpp), and the in-cache or memory per-line costs by the working
-// set p * m lines (cost.hpp).
+// set p * m lines (cost.hpp); plus a_a / p: the top alone waits one more
+// handoff for the broadcast's acknowledgements (predictions are the mean
+// over ranks, docs/model.md).
 //
 // Any op (non-commutative ones fold in rank order, the lower rank as `in`),
 // any datatype, MPI_IN_PLACE. Vectors of a contiguous type up to 56 bytes
@@ -149,7 +151,7 @@ double allreduce_tree_cost(const CostQuery& q) {
     const int n = kReductionKnobs.tree_radix;
     const double m = q.m();
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
-           li_bcast(q, q.q(), q.s(), m, ws);
+           li_bcast(q, q.q(), q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

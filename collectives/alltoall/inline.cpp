@@ -13,9 +13,9 @@
 // forms' blocks differ per rank); p blocks up to kInlineBytes in all, any
 // datatype (packed).
 //
-// Cost (our formula; inline.hpp): the copy-in of p m lines, then all p
-// ranks at once pull one block from each of the p - 1 others:
-//   T = p m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+// Cost (our formula; inline.hpp): all p ranks at once pull one block from
+// each of the p - 1 others:
+//   T = a + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
 #include <limits>
 
 #include "collectives/alltoall/alltoall.hpp"
@@ -61,7 +61,7 @@ double alltoall_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = 2 * static_cast<std::size_t>(p) * static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, p * m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+    return inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
 }
 
 }  // namespace hmpi::coll

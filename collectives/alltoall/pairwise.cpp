@@ -9,7 +9,7 @@
 // 2005): P - 1 steps, in step k rank r exchanges with r + k and r - k.
 // Shared memory needs no exchange per step, only the staggered order, and
 // a step that is not ready yet is skipped and retried. Cost per rank:
-// a + (P - 1) * b * m, all ranks in parallel, one flag round at the end.
+// a + (P - 1) * c * m, all ranks in parallel, one flag round at the end.
 //
 // MPI_IN_PLACE (which the standard requires on every rank together): the
 // buffer a peer would read is being overwritten, so the in-place call runs
@@ -17,7 +17,7 @@
 //
 // Model cost: the P ranks each read P - 1 blocks at once (staggered, so
 // one reader per buffer at a time), then one flag round:
-// a + B P (P - 1) m + a_alpha ((a, B) = alpha, or beta when s > 1).
+// a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1).
 //
 // Flags: flag 1 step 1 = "I have read every peer's block".
 #include "collectives/alltoall/alltoall.hpp"
@@ -31,14 +31,18 @@ CollTask alltoall_pairwise(CollCtx& ctx) {
         CO_RUN(rc, alltoall_push(ctx));
         co_return rc;
     }
-    const int r = ctx.rank();
+    const int r = ctx.rank(), p = ctx.size();
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;
     };
-    keep_error(copy_block(send_block(me, r), recv_block(me, r)));
-    PeerSweep peers(r, ctx.size());
+    // p send and p receive buffers of p blocks (YHCCL Alg. 1: streaming
+    // stores once they outgrow the cache).
+    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
+    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
+    keep_error(copy_block(send_block(me, r), recv_block(me, r), kind));
+    PeerSweep peers(r, p);
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
-                              [&](int q) { keep_error(copy_block(outgoing(ctx.args_of(q), r), recv_block(me, q))); }));
+                              [&](int q) { keep_error(copy_block(outgoing(ctx.args_of(q), r), recv_block(me, q), kind)); }));
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
@@ -48,7 +52,7 @@ double alltoall_pairwise_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

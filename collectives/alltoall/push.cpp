@@ -13,12 +13,12 @@
 // write-side dual of the pairwise exchange (Thakur, Rabenseifner and Gropp,
 // IJHPCA 2005, alltoall; with the staggered peer order of their pairwise
 // algorithm but without its per-round synchronization, which shared memory
-// does not need). Cost per rank: a + (P - 1) * b * m, all in parallel;
+// does not need). Cost per rank: a + (P - 1) * c * m, all in parallel;
 // in place adds one local copy of P * m bytes and one flag round.
 //
 // Model cost: as pairwise, plus one flag round for the receivers' "ready"
 // (remote writes take each line for ownership first):
-// a + B P (P - 1) m + 2 a_alpha ((a, B) = alpha, or beta when s > 1).
+// a + C P (P - 1) m + 2 a_alpha ((a, C) = alpha, or beta when s > 1).
 //
 // Flags: flag 1 step 1 = "my (in-place) receive buffer is saved, write
 // into it"; flag 2 step 1 = "I have written all my blocks".
@@ -58,7 +58,7 @@ double alltoall_push_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a;
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

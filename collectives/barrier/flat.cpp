@@ -3,9 +3,12 @@
 // The arrival flag is the one the driver publishes when a rank enters the
 // collective (context.hpp), so the barrier adds no write of its own.
 // Cost (our formula, Li-Hoefler parameters at m = 0): one synchronized step
-// in which each rank reads the other P - 1 flags' lines, q - 1 of them in
-// its domain and p - q across (all ranks at once, on different lines):
-//   T = a_a + (q-1) b_a + (p-q) b_b
+// in which each rank reads the other P - 1 flags' lines (all ranks at once,
+// on different lines): the first is the step's handoff a (across domains
+// when there are several), each further one a line, q - 1 in the domain and
+// p - q across:
+//   T = a_a + (q-2) b_a              (one domain)
+//   T = a_b + (q-1) b_a + (p-q-1) b_b  (several)
 // The answer for small P; the tree and dissemination forms win as P grows.
 #include "collectives/barrier/barrier.hpp"
 
@@ -18,7 +21,8 @@ CollTask barrier_flat(CollCtx& ctx) {
 
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    return q.params.alpha.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q()) * q.params.beta.b;
+    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b;
+    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b;
 }
 
 }  // namespace hmpi::coll

@@ -6,7 +6,7 @@
 // Cost (Li, Hoefler et al., Section 2.2, the tree broadcast with fan-out 2):
 // ceil(log2 P) levels of one copy each, no more than one reader per buffer
 // at a time; the first ceil(log2 s) levels cross cache domains:
-//   ceil(log2 s) (a_beta + b_beta m) + ceil(log2 q) (a_alpha + b_alpha m) + a_alpha
+//   ceil(log2 s) (a_beta + c_beta m) + ceil(log2 q) (a_alpha + c_alpha m) + a_alpha
 // (the last term: the acknowledgements the leaves' parents wait for). It
 // beats the one-stage form when P - 1 readers would congest the root.
 //
@@ -45,7 +45,7 @@ double bcast_binomial_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     const int across = q.s() > 1 ? ceil_log2(q.s()) : 0;
     const int within = std::max(0, ceil_log2(q.p()) - across);
-    return across * step_cost(q, q.params.beta, q.m(), ws) + within * step_cost(q, q.params.alpha, q.m(), ws) +
+    return across * copy_step_cost(q, q.params.beta, q.m(), ws) + within * copy_step_cost(q, q.params.alpha, q.m(), ws) +
            q.params.alpha.a;
 }
 

@@ -17,10 +17,9 @@
 // the data in the root's own line(s) and no acknowledgement. Any datatype
 // (packed).
 //
-// Cost (our formula; inline.hpp): the root's copy-in, then the p - 1
-// readers pull the m lines at once, q - 1 within the root's cache domain and
-// p - q across:
-//   T = m c_copy + a + m max(b, B (p-1))   (alpha, or beta across domains)
+// Cost (our formula; inline.hpp), the mean over ranks: the root leaves
+// after its copy-in; the p - 1 readers pull the m lines at once:
+//   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
 // +infinity above kInlineBytes.
 #include <limits>
 
@@ -52,7 +51,7 @@ double bcast_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const bool across = q.s() > 1;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, across ? 0 : m, across ? m : 0, p - 1, q.bytes);
+    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, q.bytes));
 }
 
 }  // namespace hmpi::coll

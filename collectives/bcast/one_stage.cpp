@@ -5,10 +5,11 @@
 //
 // Li, Hoefler et al., Section 2.2, Eq. 4 (one-stage form): P - 1 concurrent
 // readers of one buffer. Cost (li_one_stage_bcast, cost.cpp) plus the
-// acknowledgement round the root waits for:
-//   s == 1: a_alpha + B_alpha (P - 1) m + a_alpha
-//   s  > 1: a_beta + B_beta q m + a_alpha
-// (with P = 2 the one reader is not congested: a + b m + a_alpha),
+// acknowledgement round the root alone waits for (predictions are the mean
+// over ranks):
+//   s == 1: a_alpha + C_alpha (P - 1) m + a_alpha / P
+//   s  > 1: a_beta + C_beta q m + a_alpha / P
+// (with P = 2 the one reader is not congested: a + c m + a_alpha / 2),
 // with the working set P * bytes deciding in-cache or memory line costs.
 //
 // Flags: flag 1 step 1 = "I have copied" (read by the root only).
@@ -37,8 +38,9 @@ double bcast_one_stage_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // One reader alone is not congested (b, not B).
-    if (q.p() == 2) return step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + q.params.alpha.a;
-    return li_one_stage_bcast(q, q.s() > 1 ? q.q() : q.p(), q.s(), q.m(), ws) + q.params.alpha.a;
+    const double ack = q.params.alpha.a / q.p();
+    if (q.p() == 2) return copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + ack;
+    return li_one_stage_bcast(q, q.s() > 1 ? q.q() : q.p(), q.s(), q.m(), ws) + ack;
 }
 
 }  // namespace hmpi::coll

@@ -18,7 +18,7 @@
 // Cost (our formula from XHC's pipeline; f_l the largest number of
 // participants of a group at level l, link l = alpha up to the cache-domain
 // level, beta above; k = chunk lines, N chunks):
-//   max_l (f_l - 1) * B_l * m  +  sum_l (a_l + b_l * k)  +  N * a_alpha
+//   max_l (f_l - 1) * C_l * m  +  sum_l (a_l + c_l * k)  +  N * a_alpha
 // (readers of one leader share its bandwidth; the levels overlap after the
 // first chunk's way down). Tiny: sum_l a_l.
 //
@@ -112,8 +112,8 @@ double bcast_pipelined_cost(const CostQuery& q) {
         const int f = XhcTree::fan(q.topo, l);
         if (f <= 1) continue;
         const LinkCost& lk = bcast_link(q, l);
-        fill += lk.a + (tiny ? 0.0 : line_cost(q, lk, ws) * k);
-        if (!tiny) bottleneck = std::max(bottleneck, (f - 1) * congested_line_cost(q, lk, ws) * m);
+        fill += lk.a + (tiny ? 0.0 : copy_line_cost(q, lk, ws) * k);
+        if (!tiny) bottleneck = std::max(bottleneck, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
     }
     // Plus the children's final acknowledgement (the lifetime rule): the
     // root of a tiny broadcast waits for it, where `inline` does not.

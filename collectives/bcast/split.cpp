@@ -15,8 +15,8 @@
 //
 // Cost (our formula, Li-Hoefler parameters): the (P - 1) m lines are moved
 // by P threads at once, (P - 1) m / P lines each, then the completion flag:
-//   T = a + (P - 1)/P m max(b, B P) + a_alpha
-// ((a, b, B) = alpha, or beta across cache domains; in or out of cache by
+//   T = a + (P - 1)/P m max(c, C P) + a_alpha
+// ((a, c, C) = alpha, or beta across cache domains, copy costs; in or out of cache by
 // the working set P m bytes; the per-chunk claims are left out: under 2%).
 //
 // A destination or a root whose datatype is not contiguous is copied as
@@ -106,7 +106,7 @@ double bcast_split_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(p);
-    const double per_line = std::max(line_cost(q, link, ws), congested_line_cost(q, link, ws) * p);
+    const double per_line = std::max(copy_line_cost(q, link, ws), congested_copy_line_cost(q, link, ws) * p);
     return link.a + (p - 1) * q.m() / p * per_line + q.params.alpha.a;
 }
 

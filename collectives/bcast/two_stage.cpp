@@ -6,7 +6,7 @@
 // Li, Hoefler et al., Section 2.2, Eq. 4 (two-stage form), via the domains
 // of the communicator's topology (gather/domains.hpp). Cost
 // (li_two_stage_bcast, cost.cpp) plus the acknowledgement round:
-//   a_beta + b_beta m  (leaders) + a_alpha + B_alpha (q - 1) m  (members)
+//   a_beta + c_beta m  (leaders) + a_alpha + C_alpha (q - 1) m  (members)
 //   + a_alpha  (acknowledgements)
 // and +infinity with one cache domain (s == 1), where it is the one-stage
 // broadcast (which it then runs).

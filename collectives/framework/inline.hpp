@@ -95,28 +95,39 @@ inline bool inline_reduction_applies(const CollCtx& ctx, const char** why) noexc
 }
 
 // The inline algorithms' cost terms (Li-Hoefler parameters, our formulas;
-// docs/model.md).
+// docs/model.md). Predictions are the mean over ranks of each rank's time in
+// the call (what benchmarks report): a rank that only writes leaves after
+// its copy-in, which is left out (at most 4 KiB into its own cache: tens of
+// ns, within the call overhead every prediction has).
 //
-// The writer's copy-in of m lines into its own cache, bounded by one
-// thread's copy bandwidth.
-inline double inline_copy_in_cost(const CostQuery& q, double m) noexcept {
-    return q.params.copy_bandwidth > 0 ? m * static_cast<double>(kCacheLine) / q.params.copy_bandwidth : 0.0;
-}
+// What a reader does with each line it pulls: fold it into its result (b,
+// B) or copy it out (c, C).
+enum class LineOp { reduce, copy };
+
 // Per line, a reader pulling lines over `link` while `t` readers do so at
-// once: one thread's cost b until the link is shared by more threads than
-// it serves at full speed (c = b/B, Eq. 1), then B*t.
-inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, int t, std::size_t ws) noexcept {
-    const double one = line_cost(q, link, ws), shared = congested_line_cost(q, link, ws) * t;
+// once: one thread's cost (b or c) until the link is shared by more threads
+// than it serves at full speed (Eq. 1's b/B), then B*t (or C*t).
+inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, LineOp op, int t,
+                                   std::size_t ws) noexcept {
+    const bool copy = op == LineOp::copy;
+    const double one = copy ? copy_line_cost(q, link, ws) : line_cost(q, link, ws);
+    const double shared = (copy ? congested_copy_line_cost(q, link, ws) : congested_line_cost(q, link, ws)) * t;
     return one > shared ? one : shared;
 }
-// One synchronized step in which each of `t` readers (at once) pulls
-// m_near lines from peers in its cache domain and m_far lines from peers
-// across domains: the flag handoff (a, across domains when there are
-// several) and the lines.
-inline double inline_read_cost(const CostQuery& q, double m_near, double m_far, int t, std::size_t ws) noexcept {
+// One reader's time in a synchronized step in which `t` readers (at once)
+// each pull m_near lines from peers in their cache domain and m_far lines
+// from peers across domains: the flag handoff (a, across domains when there
+// are several) and the lines.
+inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, double m_far, int t,
+                               std::size_t ws) noexcept {
     const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
-    return a + m_near * concurrent_line_cost(q, q.params.alpha, t, ws) +
-           m_far * concurrent_line_cost(q, q.params.beta, t, ws);
+    return a + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
+           m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
+}
+// The mean over the p ranks when `readers` of them take `read` and the
+// others leave at once.
+inline double mean_over_ranks(const CostQuery& q, int readers, double read) noexcept {
+    return q.p() > 0 ? read * readers / q.p() : 0.0;
 }
 
 }  // namespace hmpi::coll

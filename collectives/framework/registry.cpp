@@ -125,11 +125,7 @@ std::size_t size_range_low(int range) noexcept {
     return static_cast<std::size_t>(std::ceil(std::ldexp((range - 1) % 2 ? std::sqrt(2.0L) : 1.0L, k)));
 }
 
-std::size_t size_range_representative(int range) noexcept {
-    if (range <= 0) return 0;
-    const int k = (range - 1) / 2;
-    return static_cast<std::size_t>(std::llround(std::ldexp(std::pow(2.0L, ((range - 1) % 2 ? 0.75L : 0.25L)), k)));
-}
+std::size_t size_range_representative(int range) noexcept { return size_range_low(range); }
 
 std::vector<Prediction> predict(CollKind k, const CostQuery& q) {
     std::vector<Prediction> out;
@@ -182,10 +178,12 @@ void explain_communicator(const CollCtx& ctx) {
     const ModelParams& p = model_params();
     report_event("explain: communicator of %d ranks (context %u): %s", ctx.size(), ctx.comm().shared->context_id,
                  describe(ctx.topology()).c_str());
-    report_event("explain: model parameters from %s: alpha a=%.0f b=%.2f B=%.2f ns (memory b=%.2f B=%.2f); "
-                 "beta a=%.0f b=%.2f B=%.2f ns (memory b=%.2f B=%.2f)",
-                 p.source.c_str(), p.alpha.a, p.alpha.b, p.alpha.B, p.alpha.b_mem, p.alpha.B_mem, p.beta.a, p.beta.b,
-                 p.beta.B, p.beta.b_mem, p.beta.B_mem);
+    report_event("explain: model parameters from %s: alpha a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f "
+                 "B=%.2f c=%.2f C=%.2f); beta a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f B=%.2f c=%.2f "
+                 "C=%.2f)",
+                 p.source.c_str(), p.alpha.a, p.alpha.b, p.alpha.B, p.alpha.c, p.alpha.C, p.alpha.b_mem, p.alpha.B_mem,
+                 p.alpha.c_mem, p.alpha.C_mem, p.beta.a, p.beta.b, p.beta.B, p.beta.c, p.beta.C, p.beta.b_mem,
+                 p.beta.B_mem, p.beta.c_mem, p.beta.C_mem);
 }
 
 void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutative,

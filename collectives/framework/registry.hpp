@@ -64,8 +64,11 @@ const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const C
 
 // Size ranges of the decision cache: range 0 holds 0 bytes; then two ranges
 // per power of two ([2^k, 2^k*sqrt2), [2^k*sqrt2, 2^(k+1))). A range's
-// decision is made at its representative size (its geometric middle), so it
-// is the same whichever call of the range comes first.
+// decision is made at its representative size, so it is the same whichever
+// call of the range comes first: its first size, so that the decision is
+// exact at the powers of two programs and benchmarks use most, and an
+// algorithm that applies up to a power of two (the inline ones, 4 KiB) is
+// considered at that size.
 int size_range_of(std::size_t bytes) noexcept;
 std::size_t size_range_low(int range) noexcept;            // first byte count in the range
 std::size_t size_range_representative(int range) noexcept;

@@ -39,8 +39,10 @@ inline std::size_t block_bytes(const SrcBlock& b) noexcept { return data_bytes(b
 inline std::size_t block_bytes(const DstBlock& b) noexcept { return data_bytes(b.count, *b.type); }
 
 // Copies src into dst: MPI_SUCCESS, or MPI_ERR_TRUNCATE if dst is too small.
-inline int copy_block(const SrcBlock& src, const DstBlock& dst) noexcept {
-    return copy_data(src.buf, src.count, *src.type, dst.buf, dst.count, *dst.type);
+// `kind`: the stores (store_kind_for: non-temporal when the algorithm's
+// working set exceeds the cache and dst is not read again soon).
+inline int copy_block(const SrcBlock& src, const DstBlock& dst, StoreKind kind = StoreKind::temporal) noexcept {
+    return copy_data(src.buf, src.count, *src.type, dst.buf, dst.count, *dst.type, kind);
 }
 // Whether copying src into dst would truncate (the receiver's error class,
 // computed by the receiver where the sender does the copy).

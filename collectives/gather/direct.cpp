@@ -8,8 +8,8 @@
 // broadcast of Li, Hoefler et al. (Section 2.2): one copy per block, no
 // intermediate buffer. Cost: the root's P - 1 copies serialized on one
 // core, then its "done" flag round:
-//   a + (P - 1) b m + a_alpha
-// with (a, b) = alpha when s == 1, beta across cache domains; working set
+//   a + (P - 1) c m + a_alpha
+// with (a, c) = alpha when s == 1, beta across cache domains; working set
 // P m bytes. Non-roots pay one flag write and one flag read.
 //
 // Flags: flag 1 step 1 = "the root has copied every block" (root only).
@@ -41,7 +41,7 @@ double gather_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return link.a + (q.p() - 1) * line_cost(q, link, ws) * q.m() + q.params.alpha.a;
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -11,9 +11,10 @@
 // broadcast (Section 2.2). MPI_Gather only (the v form's blocks differ per
 // rank); blocks up to kInlineBytes, any datatype (packed).
 //
-// Cost (our formula; inline.hpp): a sender's copy-in, then the root alone
-// pulls p - 1 blocks of m lines, q - 1 from its cache domain, p - q across:
-//   T = m c_copy + a + (q-1) b_a m + (p-q) b_b m
+// Cost (our formula; inline.hpp), the mean over ranks: senders leave after
+// their copy-in; the root alone pulls p - 1 blocks of m lines, q - 1 from
+// its cache domain, p - q across:
+//   T = (a + (q-1) c_a m + (p-q) c_b m) / p   (copy costs)
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
@@ -55,7 +56,7 @@ double gather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, 1, ws);
+    return mean_over_ranks(q, 1, inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
 }
 
 }  // namespace hmpi::coll

@@ -9,8 +9,8 @@
 // Section 2.2, one-stage form, with the copies spread over the senders as
 // in their tiled reduce). Cost: the P - 1 writers congest the root's
 // memory, then the root polls their flags:
-//   a + B (P - 1) m + a_alpha
-// with (a, B) = alpha when s == 1, beta across cache domains; working set
+//   a + C (P - 1) m + a_alpha
+// with (a, C) = alpha when s == 1, beta across cache domains; working set
 // P m bytes.
 //
 // Flags: flag 1 = "my block is in the root's buffer": step 2 if it fit,
@@ -27,14 +27,18 @@ namespace hmpi::coll {
 CollTask gather_parallel(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
+    // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
+    // outgrow the cache; the root reads its receive buffer later, if at all).
+    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
+    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
-        const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()));
+        const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()), kind);
         ctx.publish_to(1, e == MPI_SUCCESS ? 2 : 1, root);
         co_return MPI_SUCCESS;
     }
     int rc = MPI_SUCCESS;
-    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root));
+    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root), kind);
     PeerSweep peers(root, ctx.size());
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); },
                               [&](int q) {
@@ -47,7 +51,7 @@ double gather_parallel_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return congested_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
+    return congested_copy_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

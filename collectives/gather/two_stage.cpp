@@ -8,8 +8,8 @@
 // mirror of the two-stage broadcast of Section 2.2. Plain Gather only: the
 // leader's buffer needs equal blocks (Gatherv's counts differ per rank).
 // Cost:
-//   a_alpha + B_alpha (q - 1) m          (members into the leader's buffer)
-//   + a_beta + B_beta (s - 1) q m        (the leaders into the root's buffer at once)
+//   a_alpha + C_alpha (q - 1) m          (members into the leader's buffer)
+//   + a_beta + C_beta (s - 1) q m        (the leaders into the root's buffer at once)
 //   + a_alpha                            (the root's flag round)
 // and +infinity with one cache domain (s == 1), where it runs gather_parallel.
 //
@@ -109,8 +109,8 @@ CollTask gather_two_stage(CollCtx& ctx) {
 double gather_two_stage_cost(const CostQuery& q) {
     if (q.s() <= 1) return std::numeric_limits<double>::infinity();
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    const double members = q.q() > 1 ? congested_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
-    const double leaders = congested_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
+    const double members = q.q() > 1 ? congested_copy_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
+    const double leaders = congested_copy_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
     return members + leaders + q.params.alpha.a;
 }
 

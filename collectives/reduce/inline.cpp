@@ -11,9 +11,10 @@
 // send buffers, so the senders need no acknowledgement. Vectors of a
 // contiguous type up to kInlineBytes.
 //
-// Cost (our formula; inline.hpp): a sender's copy-in, then the root alone
-// pulls and folds p - 1 vectors, q - 1 from its cache domain, p - q across:
-//   T = m c_copy + a + (q-1) b_a m + (p-q) b_b m
+// Cost (our formula; inline.hpp), the mean over ranks: senders leave after
+// their copy-in; the root alone pulls and folds p - 1 vectors, q - 1 from
+// its cache domain, p - q across:
+//   T = (a + (q-1) b_a m + (p-q) b_b m) / p
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
@@ -49,7 +50,7 @@ double reduce_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, 1, ws);
+    return mean_over_ranks(q, 1, inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
 }
 
 }  // namespace hmpi::coll

@@ -13,7 +13,9 @@
 //
 // Cost, Eq. 3 = Eq. 1 + intra + Eq. 2:
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d) + (a_b + b_b m) ceil(log2 s)
-// (n-ary forms for radix n != 2, knobs.hpp; working set p * m lines).
+// (n-ary forms for radix n != 2, knobs.hpp; working set p * m lines), plus
+// (p-1)/p a_a: every rank but the root waits one more handoff for its
+// parent's "folded" (predictions are the mean over ranks).
 //
 // Flags: flag 1 step 1 = "my partial is ready" (to the parent; the top's:
 // "the result is ready" to the root when they differ); flag 2 step 1 = "I
@@ -89,7 +91,8 @@ CollTask reduce_tree(CollCtx& ctx) {
 double reduce_tree_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
     const int n = kReductionKnobs.tree_radix;
-    return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n);
+    return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n) +
+           (q.p() > 1 ? q.params.alpha.a * (q.p() - 1) / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

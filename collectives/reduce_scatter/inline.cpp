@@ -11,9 +11,9 @@
 // copy-in/copy-out as collectives-techniques.md describes it for small
 // data. Vectors of a contiguous type up to kInlineBytes.
 //
-// Cost (our formula; inline.hpp): the copy-in of the vector (m lines), then
-// all p ranks at once pull their block (m/p lines) from the p - 1 others:
-//   T = m c_copy + a + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
+// Cost (our formula; inline.hpp): all p ranks at once pull their block
+// (m/p lines) from the p - 1 others:
+//   T = a + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -50,10 +50,10 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
 double reduce_scatter_inline_cost(const CostQuery& q) {
     if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
     const int p = q.p();
-    if (p <= 1) return inline_copy_in_cost(q, q.m());
+    if (p <= 1) return 0;
     const double m = q.m(), mb = std::ceil(m / std::max(1, p));
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws);
+    return inline_read_cost(q, LineOp::reduce, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws);
 }
 
 }  // namespace hmpi::coll

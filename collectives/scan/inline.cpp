@@ -10,11 +10,11 @@
 // once) with copy-in/copy-out as collectives-techniques.md describes it
 // for small data. Vectors of a contiguous type up to kInlineBytes.
 //
-// Cost (our formula; inline.hpp): the copy-in, then the last rank pulls the
-// p - 1 vectors below it (q - 1 from its cache domain, p - q across) while
-// the others pull theirs, p(p-1)/2 vectors in all at once (about p/2 per
-// rank, so t = p readers on the link):
-//   T = m c_copy + a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+// Cost (our formula; inline.hpp), the mean over ranks: rank 0 reads nothing
+// and leaves after its copy-in; rank r waits for the handoff and pulls the r
+// vectors below it, (p-1)/2 on average, their shares within and across
+// cache domains as for the whole communicator, all ranks at once:
+//   T = (p-1)/p (a + (q-1)/2 m max(b_a, B_a p) + (p-q)/2 m max(b_b, B_b p))
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
@@ -59,7 +59,9 @@ double prefix_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, m) + inline_read_cost(q, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+    // Rank r pulls r vectors: (p-1)/2 on average, their domain shares as in the whole.
+    const double per = (p - 1) / 2.0 / (p - 1);
+    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws));
 }
 
 }  // namespace

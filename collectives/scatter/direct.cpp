@@ -8,8 +8,8 @@
 // P - 1 concurrent readers of disjoint parts of one buffer, one copy per
 // block. Cost: the P - 1 readers congest the root's memory, then the root
 // waits for their acknowledgements:
-//   a + B (P - 1) m + a_alpha
-// with (a, B) = alpha when s == 1, beta across cache domains; working set
+//   a + C (P - 1) m + a_alpha
+// with (a, C) = alpha when s == 1, beta across cache domains; working set
 // P m bytes.
 //
 // Flags: flag 1 step 1 = "I have copied my block" (read by the root).
@@ -21,14 +21,18 @@ namespace hmpi::coll {
 CollTask scatter_direct(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
+    // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
+    // outgrow the cache).
+    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
+    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
-        const int rc = copy_block(send_block(ctx.args_of(root), ctx.rank()), recv_whole(me));
+        const int rc = copy_block(send_block(ctx.args_of(root), ctx.rank()), recv_whole(me), kind);
         ctx.publish_to(1, 1, root);
         co_return rc;
     }
     int rc = MPI_SUCCESS;
-    if (!me.in_place) rc = copy_block(send_block(me, root), recv_whole(me));
+    if (!me.in_place) rc = copy_block(send_block(me, root), recv_whole(me), kind);
     PeerSweep peers(root, ctx.size());
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); }, [](int) {}));
     co_return rc;
@@ -38,7 +42,7 @@ double scatter_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return congested_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
+    return congested_copy_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -10,9 +10,9 @@
 // reader taking its own block. MPI_Scatter only (the v form's blocks differ
 // per rank); p blocks up to kInlineBytes in all, any datatype (packed).
 //
-// Cost (our formula; inline.hpp): the root's copy-in of p m lines, then the
-// p - 1 readers pull their m lines at once:
-//   T = p m c_copy + a + m max(b, B (p-1))   (alpha, or beta across domains)
+// Cost (our formula; inline.hpp), the mean over ranks: the root leaves
+// after its copy-in; the p - 1 readers pull their m lines at once:
+//   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
@@ -53,8 +53,8 @@ double scatter_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const bool across = q.s() > 1;
-    return inline_copy_in_cost(q, p * m) +
-           inline_read_cost(q, across ? 0 : m, across ? m : 0, p - 1, q.bytes * static_cast<std::size_t>(p));
+    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1,
+                                                      q.bytes * static_cast<std::size_t>(p)));
 }
 
 }  // namespace hmpi::coll

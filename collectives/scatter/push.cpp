@@ -9,8 +9,8 @@
 // the root's P - 1 copies serialized on one core, each written into the
 // receiver's memory (the receiver's cache takes the lines when it reads
 // them), between the receivers' "ready" and the root's "done" rounds:
-//   a + (P - 1) b m + 2 a_alpha
-// with (a, b) = alpha when s == 1, beta across cache domains. Better than the pulling form only
+//   a + (P - 1) c m + 2 a_alpha
+// with (a, c) = alpha when s == 1, beta across cache domains. Better than the pulling form only
 // when receivers are busy elsewhere (nonblocking scatter), since the
 // root's core does all the work.
 //
@@ -47,7 +47,7 @@ double scatter_push_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return link.a + (q.p() - 1) * line_cost(q, link, ws) * q.m() + 2 * q.params.alpha.a;
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

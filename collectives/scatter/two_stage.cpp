@@ -7,8 +7,8 @@
 // Li, Hoefler et al., Section 2.6 (scatter through domain leaders), the
 // reverse of the two-stage gather. Plain Scatter only: the leader's buffer
 // needs equal blocks (Scatterv's counts differ per rank). Cost:
-//   a_beta + B_beta (s - 1) q m          (the leaders read the root's buffer at once)
-//   + a_alpha + B_alpha (q - 1) m        (members from the leader's buffer)
+//   a_beta + C_beta (s - 1) q m          (the leaders read the root's buffer at once)
+//   + a_alpha + C_alpha (q - 1) m        (members from the leader's buffer)
 //   + a_alpha                            (acknowledgements to the root)
 // and +infinity with one cache domain (s == 1), where it runs scatter_direct.
 //
@@ -95,8 +95,8 @@ CollTask scatter_two_stage(CollCtx& ctx) {
 double scatter_two_stage_cost(const CostQuery& q) {
     if (q.s() <= 1) return std::numeric_limits<double>::infinity();
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    const double leaders = congested_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
-    const double members = q.q() > 1 ? congested_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
+    const double leaders = congested_copy_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
+    const double members = q.q() > 1 ? congested_copy_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
     return leaders + members + q.params.alpha.a;
 }
 

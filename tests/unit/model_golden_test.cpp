@@ -1,0 +1,161 @@
+// Golden tests of the model's decisions: fixed, made-up parameters and
+// machines in, the exact algorithm the runtime would run per collective and
+// size range out (model_choice, registry.cpp: the same ranking the decision
+// cache stores, evaluated at the range's first size). A change to a cost
+// formula, to the size ranges or to the tables that moves a decision shows
+// up here as a named difference, to be checked against the formulas
+// (docs/model.md) and then recorded.
+//
+// To print the current decisions in this file's format (after an intended
+// change): HMPI_GOLDEN_PRINT=1 build/bin/unit_tests -tc="*golden*".
+//
+// Worked by hand from the formulas, for the two-rank machine (one cache
+// domain; p = 2, q = 2; a = 200, b = 6, B = 3, c = 3, C = 1.5 in cache;
+// every prediction + call_overhead):
+//  - Allreduce, m lines: inline = a + m max(b, 2B) = 200 + 6m; dissemination
+//    = (a + 2Bm) + a (closing) = 400 + 6m; so inline wins wherever it
+//    applies (up to 4 KiB = 64 lines). Above, dissemination = 400 + 6m
+//    against movement_avoiding = R p a + 2Bm + a + C m nt = 600 + 7.5m
+//    (R = 1, in cache) and tree = (a + bm) + (a + Cm) + a/2 = 500 + 7.5m:
+//    dissemination stays cheapest in cache.
+//  - Bcast: inline = (p-1)/p (a + m max(c, C)) = 100 + 1.5m (up to 4 KiB);
+//    one_stage = a + c m + a/2 = 300 + 3m; split = a + m/2 max(c, 2C) + a
+//    = 400 + 1.5m: split overtakes one_stage above 66 lines, i.e. from the
+//    first range past the inline limit.
+//  - Barrier: flat = a (one flag line), dissemination = a (one round):
+//    equal, and the table's order (flat first) decides.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "collectives/framework/levels.hpp"
+#include "collectives/framework/registry.hpp"
+#include "collectives/model/params.hpp"
+
+using namespace hmpi::coll;
+
+namespace {
+
+constexpr std::size_t kL2 = 512u << 10, kL3 = 32u << 20;
+
+ModelParams made_up_params() {
+    ModelParams p;
+    p.alpha = {200, 6, 3, 12, 8, 3, 1.5, 8, 5};
+    p.beta = {400, 12, 6, 20, 14, 6, 3, 12, 9};
+    p.copy_bandwidth = 6;
+    p.nt_copy_bandwidth = 8;
+    p.call_overhead = 150;
+    p.topology_key = "made-up";
+    p.source = "model_golden_test";
+    return p;
+}
+
+// `sockets` cache domains (one L3 and package each) of `per_socket` ranks,
+// ranks in core order.
+CommTopology machine(int sockets, int per_socket) {
+    std::vector<RankPlace> places;
+    for (int s = 0; s < sockets; ++s)
+        for (int c = 0; c < per_socket; ++c) {
+            const int core = s * per_socket + c;
+            places.push_back({core, core, s, 0, s});
+        }
+    return build_comm_topology(places, kL2, kL3, false);
+}
+
+const std::vector<std::size_t> kSizes = {8, 64, 512, 4096, 32768, 262144, 2u << 20, 16u << 20};
+
+const std::vector<std::pair<CollKind, bool>> kColls = {
+    {CollKind::barrier, true},   {CollKind::bcast, true},     {CollKind::reduce, true},
+    {CollKind::allreduce, true}, {CollKind::allreduce, false}, {CollKind::reduce_scatter_block, true},
+    {CollKind::allgather, true}, {CollKind::gather, true},     {CollKind::scatter, true},
+    {CollKind::alltoall, true},  {CollKind::scan, true},
+};
+
+std::string label(CollKind k, bool commutative) {
+    return std::string(coll_name(k)) + (commutative ? "" : "(non-commutative)");
+}
+
+// "collective: algorithm per size" lines, in kSizes order (barrier: one).
+std::map<std::string, std::string> decisions(const CommTopology& topo) {
+    const ModelParams params = made_up_params();
+    std::map<std::string, std::string> out;
+    for (const auto& [k, commutative] : kColls) {
+        std::string line;
+        for (std::size_t bytes : kSizes) {
+            const CollAlgorithm* a = model_choice(k, params, topo, k == CollKind::barrier ? 0 : bytes, commutative);
+            if (!line.empty()) line += " ";
+            line += a ? a->name : "?";
+            if (k == CollKind::barrier) break;
+        }
+        out[label(k, commutative)] = line;
+    }
+    return out;
+}
+
+void check_against(const char* name, const CommTopology& topo, const std::map<std::string, std::string>& golden) {
+    const auto got = decisions(topo);
+    if (std::getenv("HMPI_GOLDEN_PRINT")) {
+        std::printf("    // %s\n", name);
+        for (const auto& [coll, line] : got) std::printf("    {\"%s\", \"%s\"},\n", coll.c_str(), line.c_str());
+    }
+    CHECK(got.size() == golden.size());
+    for (const auto& [coll, line] : golden) {
+        INFO(name, ": ", coll, " (sizes 8 B, 64 B, 512 B, 4 KiB, 32 KiB, 256 KiB, 2 MiB, 16 MiB)");
+        REQUIRE(got.count(coll) == 1);
+        CHECK(got.at(coll) == line);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
+    check_against("2 ranks, one cache domain", machine(1, 2), {
+        {"allgather", "inline inline inline inline direct direct direct direct"},
+        {"allreduce", "inline inline inline inline dissemination dissemination dissemination tree"},
+        {"allreduce(non-commutative)", "inline inline inline inline tree tree tree tree"},
+        {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
+        {"barrier", "flat"},
+        {"bcast", "inline inline inline inline split split split split"},
+        {"gather", "inline inline inline inline parallel parallel parallel parallel"},
+        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce_scatter_block", "inline inline inline inline tiled tiled tiled tiled"},
+        {"scan", "inline inline inline inline linear linear linear linear"},
+        {"scatter", "inline inline inline direct direct direct direct direct"},
+    });
+}
+
+TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
+    check_against("16 ranks, one cache domain", machine(1, 16), {
+        {"allgather", "inline inline inline inline direct direct direct direct"},
+        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree tree tree movement_avoiding"},
+        {"allreduce(non-commutative)", "hierarchical reduce_bcast reduce_bcast tree tree tree tree movement_avoiding"},
+        {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
+        {"barrier", "flat"},
+        {"bcast", "inline inline inline inline binomial binomial binomial pipelined"},
+        {"gather", "inline inline inline inline parallel parallel parallel parallel"},
+        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline inline tiled tiled tiled tiled"},
+        {"scan", "inline inline inline chained chained chained chained chained"},
+        {"scatter", "inline inline direct direct direct direct direct direct"},
+    });
+}
+
+TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
+    check_against("16 ranks, two cache domains", machine(2, 8), {
+        {"allgather", "inline inline inline inline direct direct direct direct"},
+        {"allreduce", "reduce_bcast reduce_bcast reduce_bcast tree tiled tiled tiled tiled"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tiled tiled tiled tiled"},
+        {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
+        {"barrier", "flat"},
+        {"bcast", "inline inline one_stage two_stage binomial pipelined pipelined pipelined"},
+        {"gather", "inline inline inline inline two_stage two_stage two_stage two_stage"},
+        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter tiled tiled tiled tiled tiled tiled"},
+        {"scan", "linear linear linear chained chained chained chained chained"},
+        {"scatter", "inline inline direct two_stage two_stage two_stage two_stage two_stage"},
+    });
+}
