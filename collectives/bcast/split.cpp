@@ -40,12 +40,16 @@ namespace hmpi::coll {
 namespace {
 // The root's buffer, as the root leaves it in its flag-1 payload. Readers
 // take it from there, not from the root's CollCall: the root may have
-// copied every chunk itself and returned before a late reader looks (the
-// payload stays until every member has released this collective).
+// copied every chunk itself and returned (and freed its datatype) before a
+// late reader looks; the payload stays until every member has released this
+// collective. So everything a reader needs before it has claimed a chunk is
+// here by value; `type` is read only after a claim, while the root waits.
 struct SplitWork {
     const void* buf;
     std::int64_t count;
     const Datatype* type;
+    std::size_t bytes;
+    bool contiguous;
 };
 static_assert(sizeof(SplitWork) <= kFlagPayloadBytes);
 }  // namespace
@@ -58,7 +62,7 @@ CollTask bcast_split(CollCtx& ctx) {
     std::atomic<std::uint64_t>& done = ctx.work_counter(root, 1);
     SplitWork src;
     if (ctx.rank() == root) {
-        src = {me.recvbuf, me.recvcount, me.recvtype};
+        src = {me.recvbuf, me.recvcount, me.recvtype, data_bytes(me.recvcount, *me.recvtype), me.recvtype->contiguous};
         std::memcpy(ctx.payload(1), &src, sizeof src);
         next.store(0, std::memory_order_relaxed);
         done.store(0, std::memory_order_relaxed);
@@ -67,7 +71,7 @@ CollTask bcast_split(CollCtx& ctx) {
         CO_WAIT_UNTIL(ctx.reached(root, 1, 1));
         std::memcpy(&src, ctx.payload_of(root, 1), sizeof src);
     }
-    const std::size_t bytes = data_bytes(src.count, *src.type);
+    const std::size_t bytes = src.bytes;
     const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
     const std::uint64_t per_dest = std::max<std::uint64_t>(1, (bytes + chunk - 1) / chunk);
     const std::uint64_t total = per_dest * static_cast<std::uint64_t>(p - 1);
@@ -84,7 +88,7 @@ CollTask bcast_split(CollCtx& ctx) {
         CO_WAIT_UNTIL(ctx.arrived(dest));
         const CollCall& to = ctx.args_of(dest);
         const std::size_t room = data_bytes(to.recvcount, *to.recvtype);
-        if (src.type->contiguous && to.recvtype->contiguous) {
+        if (src.contiguous && to.recvtype->contiguous) {
             // Each chunk copies what fits of [offset, offset + chunk).
             const std::size_t end = std::min({offset + chunk, bytes, room});
             if (offset < end)
@@ -93,7 +97,8 @@ CollTask bcast_split(CollCtx& ctx) {
         } else if (offset == 0) {
             copy_data(src.buf, src.count, *src.type, to.recvbuf, to.recvcount, *to.recvtype);
         }
-        done.fetch_add(1, std::memory_order_release);
+        // The last chunk wakes the ranks that may be parked waiting for it.
+        if (done.fetch_add(1, std::memory_order_release) + 1 == total) ctx.wake_others();
     }
     CO_WAIT_UNTIL(done.load(std::memory_order_acquire) == total);
     // The root had more than this rank can hold (an erroneous program): the

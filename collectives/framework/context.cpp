@@ -9,11 +9,11 @@ namespace hmpi::coll {
 
 void CollCtx::publish(unsigned flag, unsigned step) const noexcept {
     member(rank()).flags[slot_][flag].publish(stamp(seq_, step));
-    // A waiter parks on its own doorbell after checking the flags; ring()
-    // is cheap when nobody sleeps (base/park.hpp).
-    for (int r = 0; r < size(); ++r)
-        if (r != rank()) member(r).rank->doorbell.ring();
+    // A waiter parks on its own doorbell after checking the flags.
+    ring_others(shared_, rank());
 }
+
+void CollCtx::wake_others() const noexcept { ring_others(shared_, rank()); }
 
 void CollCtx::publish_to(unsigned flag, unsigned step, int peer) const noexcept {
     member(rank()).flags[slot_][flag].publish(stamp(seq_, step));

@@ -58,6 +58,9 @@ public:
     void publish(unsigned flag, unsigned step) const noexcept;
     // The same, waking only member `peer` (when only it waits for the flag).
     void publish_to(unsigned flag, unsigned step, int peer) const noexcept;
+    // Wakes the members that may wait for something this rank published
+    // other than a flag (a work counter).
+    void wake_others() const noexcept;
     // Whether member `peer`'s flag `flag` has reached `step` in this collective.
     bool reached(int peer, unsigned flag, unsigned step) const noexcept {
         return member(peer).flags[slot_][flag].reached(stamp(seq_, step));

@@ -65,11 +65,13 @@ void mark_started(Rank& self, CollMember& me, std::uint64_t seq) noexcept {
 }
 
 // The collective is over on this rank: its slot is free, and released_below
-// (what peers check before rewriting what this rank reads) moves past
-// every collective released so far.
-void release(Rank& self, CollMember& me, unsigned slot, std::uint64_t seq) noexcept {
+// (what peers check before they start the slot's next collective) moves past
+// every collective released so far; a peer that is kSlots calls ahead may be
+// parked waiting for that.
+void release(Rank& self, const CollShared& shared, CollMember& me, int rank, unsigned slot, std::uint64_t seq) noexcept {
     me.slot_released[slot].store(seq, std::memory_order_release);
     std::uint64_t below = me.released_below.load(std::memory_order_relaxed);
+    const std::uint64_t before = below;
     std::uint64_t reach = below;
     // Collective `reach` has released once its slot's counter reached it
     // (slot collectives run one after another).
@@ -84,6 +86,7 @@ void release(Rank& self, CollMember& me, unsigned slot, std::uint64_t seq) noexc
         }
     }
     self.doorbell.ring();
+    if (reach > before) ring_others(shared, rank);
 }
 
 // One collective from slot to release, for the nonblocking form (the
@@ -103,7 +106,7 @@ CollTask collective_task(Rank& self, Comm& comm, const CollCall& call, CollShare
         while (!run.step()) co_await std::suspend_always{};
     }
     const int rc = run.result();
-    release(self, me, slot, seq);
+    release(self, shared, me, comm.rank, slot, seq);
     co_return rc;
 }
 
@@ -173,7 +176,7 @@ int run_collective(Rank& self, Comm& comm, const CollCall& call) {
     mark_started(self, me, seq);
     if (!finished) wait_until(self, [&] { return run.step(); });
     const int rc = run.result();
-    release(self, me, slot, seq);
+    release(self, shared, me, comm.rank, slot, seq);
     return rc;
 }
 

@@ -39,6 +39,11 @@ CollShared* make_shared_state(const CommShared& comm) {
 
 }  // namespace
 
+void ring_others(const CollShared& shared, int self) noexcept {
+    for (int r = 0; r < shared.size; ++r)
+        if (r != self) shared.members[static_cast<std::size_t>(r)].rank->doorbell.ring();
+}
+
 CollShared& coll_shared(const CommShared& comm) {
     if (CollShared* s = comm.coll.get()) return *s;
     return *comm.coll.install(make_shared_state(comm));

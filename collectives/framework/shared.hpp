@@ -118,4 +118,9 @@ struct CollShared {
 // The communicator side's state, made on first use.
 CollShared& coll_shared(const CommShared& comm);
 
+// Rings the doorbell of every member but `self` (after publishing anything
+// they may wait for: a flag, a counter, released_below). Cheap when nobody
+// sleeps (base/park.hpp).
+void ring_others(const CollShared& shared, int self) noexcept;
+
 }  // namespace hmpi::coll
