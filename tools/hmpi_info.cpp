@@ -98,9 +98,13 @@ int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> s
         for (std::size_t bytes : sz) {
             const CostQuery q{params, topo, k, bytes, commutative};
             const CollAlgorithm* pick = model_choice(k, params, topo, bytes, commutative);
+            // The runtime's predictions (predict: the formula plus the call overhead).
+            const std::vector<Prediction> predicted = predict(k, q);
             if (!csv) std::printf("%10zu", bytes);
             for (const CollAlgorithm* a : algs) {
-                double ns = a->cost ? a->cost(q) : std::numeric_limits<double>::infinity();
+                double ns = std::numeric_limits<double>::infinity();
+                for (const Prediction& pr : predicted)
+                    if (pr.algorithm == a) ns = pr.ns;
                 const bool finite = std::isfinite(ns);
                 if (csv) {
                     if (finite) std::printf("%s,%s,%zu,%.4f,%d\n", coll_name(k), a->name, bytes, ns / 1000, a == pick);

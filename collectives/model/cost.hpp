@@ -93,7 +93,9 @@ double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 // Eq. 6 (p a power of two) and Eq. 7 (otherwise): dissemination.
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
-// Eq. 10: tiled reduction within domains, tree across.
+// Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
+// lines are counted (q-1)/q, those of other threads' inputs (a thread's own
+// tile of its own input is in its own cache).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 
 }  // namespace hmpi::coll

@@ -9,10 +9,10 @@
 // middle of a non-commutative fold (one scratch of a slice).
 //
 // Cost (Li-Hoefler Eq. 8's form over the whole communicator): every rank
-// reads m lines (P slices of m/P), a fraction q/p of them within its domain
-// where q ranks share the bandwidth, the rest across; then the flag round
-// that lets the inputs go:
-//   T = 2 a_a + B_a q m (q/p) + [s > 1] (a_b + B_b q m (p-q)/p)
+// reads m lines (P slices of m/P), its own slice of its own input locally,
+// (q-1)/p of them from its domain where q ranks share the bandwidth, the
+// rest across; then the flag round that lets the inputs go:
+//   T = 2 a_a + B_a q m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
 // (working set p * m lines).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
@@ -45,7 +45,7 @@ double reduce_tiled_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
     const double p = q.p(), qq = q.q(), m = q.m();
-    double t = 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * qq * m * (qq / p);
+    double t = 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * qq * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;
 }

@@ -80,8 +80,9 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 16) * 2 + (300 + 40) * 1));
     // p = 12, q = 6, s = 2: (a_a + B_a q m)(ceil log2 q + 2) + (a_b + B_b q m)(ceil log2 p - floor log2 q - 1).
     CHECK(li_dissemination(q, 12, 6, 2, 1, 0) == doctest::Approx((100 + 24) * 5 + (300 + 60) * 1));
-    // Eq. 10: a_a q + B_a m q + (a_b + B_b m) ceil(log2 s).
-    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + 4 * 10 * 4 + (300 + 10 * 10)));
+    // Eq. 10: a_a q + B_a m q (q-1)/q + (a_b + B_b m) ceil(log2 s) (a thread's own
+    // tile of its own input is local: 3 of its 4 tiles come from others).
+    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
 }
 
 TEST_CASE("out of cache, the memory per-line costs apply") {

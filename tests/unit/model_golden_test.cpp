@@ -14,10 +14,15 @@
 // every prediction + call_overhead):
 //  - Allreduce, m lines: inline = a + m max(b, 2B) = 200 + 6m; dissemination
 //    = (a + 2Bm) + a (closing) = 400 + 6m; so inline wins wherever it
-//    applies (up to 4 KiB = 64 lines). Above, dissemination = 400 + 6m
-//    against movement_avoiding = R p a + 2Bm + a + C m nt = 600 + 7.5m
-//    (R = 1, in cache) and tree = (a + bm) + (a + Cm) + a/2 = 500 + 7.5m:
-//    dissemination stays cheapest in cache.
+//    applies (up to 4 KiB = 64 lines). Above, tiled = 2a + 2B m (1/2) (Eq. 8,
+//    own tile local) + (a + C m) (one-stage Eq. 4) + a/2 = 700 + 4.5m
+//    overtakes dissemination at m = 200 lines (12.8 KB), so tiled from the
+//    32 KiB range on; tree = (a + bm) + (a + Cm) + a/2 = 500 + 7.5m and
+//    movement_avoiding = R p a + 2Bm + a + C m nt = 600 + 7.5m (in cache)
+//    never catch up.
+//  - Reduce: inline = (a + bm)/2 = 100 + 3m up to 4 KiB; then tiled = 2a +
+//    2B m (1/2) = 400 + 3m against binomial = a + bm = 200 + 6m: tiled from
+//    m = 67 lines.
 //  - Bcast: inline = (p-1)/p (a + m max(c, C)) = 100 + 1.5m (up to 4 KiB);
 //    one_stage = a + c m + a/2 = 300 + 3m; split = a + m/2 max(c, 2C) + a
 //    = 400 + 1.5m: split overtakes one_stage above 66 lines, i.e. from the
@@ -115,13 +120,13 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
-        {"allreduce", "inline inline inline inline dissemination dissemination dissemination tree"},
-        {"allreduce(non-commutative)", "inline inline inline inline tree tree tree tree"},
+        {"allreduce", "inline inline inline inline tiled tiled tiled tiled"},
+        {"allreduce(non-commutative)", "inline inline inline inline tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline inline split split split split"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
-        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
         {"reduce_scatter_block", "inline inline inline inline tiled tiled tiled tiled"},
         {"scan", "inline inline inline inline linear linear linear linear"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
@@ -131,8 +136,8 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree tree tree movement_avoiding"},
-        {"allreduce(non-commutative)", "hierarchical reduce_bcast reduce_bcast tree tree tree tree movement_avoiding"},
+        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree tiled tiled movement_avoiding"},
+        {"allreduce(non-commutative)", "hierarchical reduce_bcast reduce_bcast tree tree tiled tiled movement_avoiding"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline inline binomial binomial binomial pipelined"},
