@@ -3,7 +3,8 @@
 // Buffers are (address, count, datatype) as MPI passes them; the copy goes
 // straight from one rank's layout to another's (core/datatype.hpp
 // copy_typed: no intermediate buffer). Reductions apply an op between two
-// buffers of the same type (core/op.hpp).
+// buffers of the same type, the result in the second or in a third
+// (core/op.hpp).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,15 @@ StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool
 // inout = in (op) inout, element-wise, both laid out as `count` elements of t.
 inline void reduce_data(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& t) {
     if (count > 0) op_apply(op, in, inout, count, t);
+}
+
+// out = in (op) in2, element-wise, all three laid out as `count` elements of
+// t: reduce_data with the result in a third buffer, in one pass where a
+// kernel does it (core/op.hpp op_apply3). `out` overlaps neither input or
+// is `in2` exactly.
+inline void reduce_data3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count,
+                         const Datatype& t) {
+    if (count > 0) op_apply3(op, in, in2, out, count, t);
 }
 
 // A scratch buffer laid out like `count` elements of t (so it can take part

@@ -8,6 +8,9 @@
 // association but never reordered. reduce_data(op, in, inout) computes
 // inout = in op inout, so a fold keeps the lower-ranked operand as `in` and
 // runs from the highest rank down: x_f op (x_{f+1} op (... op x_{l-1})).
+// The innermost step, x_{l-2} op x_{l-1}, writes straight into a dst that
+// is no operand (reduce_data3: out = in op in2) instead of copying x_{l-1}
+// there first.
 //
 // Every rank passes the same count and (MPI 3.1, 5.9.1) the same datatype,
 // so all ranks' type objects share one type map: an operand of another rank
@@ -77,7 +80,14 @@ int reduce_in_order(const Op& op, const Datatype& type, std::int64_t n, int firs
                 reduce_data(op, o.buf, dst, n, type);
             }
     };
-    if (alias < 0 || alias == last - 1) {
+    if (alias < 0 && last - first >= 2) {
+        // dst is no operand: it starts as x(last-2) op x(last-1), formed in
+        // one pass (no copy of x(last-1) first), and takes the others in from
+        // the left.
+        const Operand lo = x(last - 2), hi = x(last - 1);
+        reduce_data3(op, lo.buf, hi.buf, dst, n, type);
+        fold_into_dst(last - 3, first, -1);
+    } else if (alias < 0 || alias == last - 1) {
         // dst starts as the last operand and takes the others in from the left.
         if (alias < 0) {
             const Operand o = x(last - 1);

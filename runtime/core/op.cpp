@@ -16,6 +16,7 @@ namespace hmpi {
 namespace {
 
 using prim::Elem;
+using prim::Reduce3Kernel;
 using prim::ReduceKernel;
 
 // The operations with kernels are numbered as the primitives number them.
@@ -207,14 +208,17 @@ const BasicTable g_basic;
 // HMPI_REDUCE_ISA, which is read with the rest of the configuration.
 struct KernelIndex {
     ReduceKernel fn[prim::kReduceOps][datatype_detail::kPredefinedSlots]{};
+    Reduce3Kernel fn3[prim::kReduceOps][datatype_detail::kPredefinedSlots]{};
     KernelIndex() {
         const prim::KernelTable& k = prim::active_kernels();
         for (std::size_t op = 0; op < prim::kReduceOps; ++op) {
             std::uint8_t allowed = groups_defined_for(static_cast<OpKind>(op));
             for (std::size_t t = 0; t < datatype_detail::kPredefinedSlots; ++t) {
                 const BasicInfo& b = g_basic.info[t];
-                if (datatype_detail::predefined[t] && (b.groups & allowed))
+                if (datatype_detail::predefined[t] && (b.groups & allowed)) {
                     fn[op][t] = k.fn[op][static_cast<std::size_t>(b.elem)];
+                    fn3[op][t] = k.fn3[op][static_cast<std::size_t>(b.elem)];
+                }
             }
         }
     }
@@ -241,6 +245,11 @@ std::size_t predefined_slot(const Datatype& t) noexcept {
 // The kernel of a predefined operation with a kernel on a predefined type.
 ReduceKernel kernel_of(const Op& op, const Datatype& type) noexcept {
     return kernel_index().fn[static_cast<std::size_t>(op.kind)][predefined_slot(type)];
+}
+
+// Its three-operand form (non-null wherever kernel_of is).
+Reduce3Kernel kernel3_of(const Op& op, const Datatype& type) noexcept {
+    return kernel_index().fn3[static_cast<std::size_t>(op.kind)][predefined_slot(type)];
 }
 
 void apply_user(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& type) {
@@ -281,6 +290,28 @@ void apply_unaligned(ReduceKernel k, std::size_t elem, const char* in, char* ino
     }
 }
 
+// The three-operand apply_unaligned: out = in (op) in2 over n elements.
+// Misaligned runs go through aligned bounce buffers (the result is formed in
+// the second one and copied to out).
+void apply_unaligned3(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
+                      std::size_t n) {
+    std::size_t align = elem & (~elem + 1);
+    if (align > alignof(std::max_align_t)) align = alignof(std::max_align_t);
+    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
+    if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
+    alignas(std::max_align_t) char a[4096];
+    alignas(std::max_align_t) char b[4096];
+    const std::size_t per = sizeof a / elem;
+    for (std::size_t done = 0; done < n;) {
+        std::size_t m = n - done < per ? n - done : per;
+        std::memcpy(a, in + done * elem, m * elem);
+        std::memcpy(b, in2 + done * elem, m * elem);
+        k(a, b, b, m);
+        std::memcpy(out + done * elem, b, m * elem);
+        done += m;
+    }
+}
+
 // A predefined operation on a derived datatype whose basic elements are all
 // of the predefined type `basic`: the datatype layer hands out runs of basic
 // elements laid out as C arrays (padded MINLOC/MAXLOC pairs included).
@@ -292,6 +323,20 @@ void apply_derived(const Op& op, const void* in, void* inout, std::int64_t count
     const auto stride = static_cast<std::size_t>(basic.extent);
     for_each_block(type, count, [&](std::ptrdiff_t off, std::size_t n) {
         apply_unaligned(k, stride, src + off, dst + off, n);
+    });
+}
+
+// apply_derived with the result in a third buffer: the three buffers share
+// the type's layout, so the same runs are taken from each.
+void apply_derived3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count,
+                    const Datatype& type, const Datatype& basic) {
+    Reduce3Kernel k = kernel3_of(op, basic);
+    const auto* a = static_cast<const char*>(in);
+    const auto* b = static_cast<const char*>(in2);
+    auto* dst = static_cast<char*>(out);
+    const auto stride = static_cast<std::size_t>(basic.extent);
+    for_each_block(type, count, [&](std::ptrdiff_t off, std::size_t n) {
+        apply_unaligned3(k, stride, a + off, b + off, dst + off, n);
     });
 }
 
@@ -372,6 +417,30 @@ void op_apply(const Op& op, const void* in, void* inout, std::int64_t count, con
         return;
     }
     apply_derived(op, in, inout, count, type, *op_basic_type(type));
+}
+
+void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count, const Datatype& type) {
+    if (count <= 0) return;
+    const auto bytes = static_cast<std::size_t>(count) * type.size;
+    switch (op.kind) {
+        case OpKind::replace:
+            // replace(in, in2) = in.
+            if (in != out) copy_typed(in, type, out, type, bytes);
+            return;
+        case OpKind::no_op:
+            if (in2 != out) copy_typed(in2, type, out, type, bytes);
+            return;
+        case OpKind::user:
+            // MPI_User_function has only the two-operand form.
+            if (in2 != out) copy_typed(in2, type, out, type, bytes);
+            return apply_user(op, in, out, count, type);
+        default: break;
+    }
+    if (type.predefined) {
+        kernel3_of(op, type)(in, in2, out, static_cast<std::size_t>(count));
+        return;
+    }
+    apply_derived3(op, in, in2, out, count, type, *op_basic_type(type));
 }
 
 }  // namespace hmpi

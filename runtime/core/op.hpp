@@ -76,6 +76,17 @@ int op_check(const Op& op, const Datatype& type) noexcept;
 // most INT_MAX elements.
 void op_apply(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& type);
 
+// out[i] = in[i] (op) in2[i] for `count` elements of `type`, all three
+// buffers laid out by the type: op_apply with the result written to a third
+// buffer, `in` the left operand as in op_apply (in2 plays inout). `out`
+// overlaps neither input, or is `in2` exactly (then this is op_apply).
+// `op_check(op, type)` must have succeeded. A predefined operation with a
+// kernel reads both inputs and writes `out` in one pass (the three-operand
+// kernels of runtime/primitives); user functions (which only have the
+// two-operand MPI_User_function form), MPI_REPLACE and MPI_NO_OP copy in2
+// into out (copy_typed) and then apply the operation as op_apply does.
+void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count, const Datatype& type);
+
 // op_check and op_apply in one: MPI_SUCCESS after applying the operation,
 // or MPI_ERR_OP (buffers untouched) where op_check would refuse. For
 // MPI_Reduce_local; the cheapest path for a predefined op and type.

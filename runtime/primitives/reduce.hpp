@@ -1,6 +1,7 @@
-// Reduction kernels: inout[i] = in[i] (op) inout[i] on C arrays of one
-// element kind, one function per (operation, kind), compiled for the
-// portable baseline, AVX2 and AVX-512, and chosen once for the CPU.
+// Reduction kernels: inout[i] = in[i] (op) inout[i], and the three-operand
+// out[i] = in[i] (op) in2[i], on C arrays of one element kind, one function
+// per (operation, kind), compiled for the portable baseline, AVX2 and
+// AVX-512, and chosen once for the CPU.
 //
 // The layer knows nothing of MPI handles, datatypes or ranks: the core
 // (runtime/core/op.cpp) maps an MPI (op, datatype) pair to a ReduceOp and an
@@ -31,6 +32,12 @@ const KernelTable& active_kernels() noexcept;
 // The runtime's kernel for (op, e), or nullptr if there is none.
 inline ReduceKernel reduce_kernel(ReduceOp op, Elem e) noexcept {
     return active_kernels().fn[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
+}
+
+// The runtime's three-operand kernel for (op, e): out = in (op) in2, out
+// separate from both inputs or equal to in2; nullptr if there is none.
+inline Reduce3Kernel reduce3_kernel(ReduceOp op, Elem e) noexcept {
+    return active_kernels().fn3[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
 }
 
 // Bytes of one element of kind e (its C type's sizeof, padding included).

@@ -127,11 +127,14 @@ inline void store(void* p, V v) {
 }
 #endif
 
-// inout[i] = Op(in[i], inout[i]) for i in [0, n).
+// out[i] = Op(in[i], in2[i]) for i in [0, n). `out` overlaps neither input,
+// or is `in2` (or `in`) exactly: every element is loaded from both inputs
+// before its result is stored, so an exact alias reads the old values.
 template <class T, class Op>
-void kernel(const void* in_, void* inout_, std::size_t n) {
+void kernel3(const void* in_, const void* in2_, void* out_, std::size_t n) {
     const T* in = static_cast<const T*>(in_);
-    T* inout = static_cast<T*>(inout_);
+    const T* in2 = static_cast<const T*>(in2_);
+    T* out = static_cast<T*>(out_);
     std::size_t i = 0;
 #if HMPI_REDUCE_VECTOR_BYTES > 0
     // Vectors of the standard integer types, float and double; the wide
@@ -143,51 +146,69 @@ void kernel(const void* in_, void* inout_, std::size_t n) {
         for (; i + 4 * lanes <= n; i += 4 * lanes) {
             V a0 = load<V>(in + i), a1 = load<V>(in + i + lanes);
             V a2 = load<V>(in + i + 2 * lanes), a3 = load<V>(in + i + 3 * lanes);
-            V b0 = load<V>(inout + i), b1 = load<V>(inout + i + lanes);
-            V b2 = load<V>(inout + i + 2 * lanes), b3 = load<V>(inout + i + 3 * lanes);
-            store(inout + i, Op::v(a0, b0));
-            store(inout + i + lanes, Op::v(a1, b1));
-            store(inout + i + 2 * lanes, Op::v(a2, b2));
-            store(inout + i + 3 * lanes, Op::v(a3, b3));
+            V b0 = load<V>(in2 + i), b1 = load<V>(in2 + i + lanes);
+            V b2 = load<V>(in2 + i + 2 * lanes), b3 = load<V>(in2 + i + 3 * lanes);
+            store(out + i, Op::v(a0, b0));
+            store(out + i + lanes, Op::v(a1, b1));
+            store(out + i + 2 * lanes, Op::v(a2, b2));
+            store(out + i + 3 * lanes, Op::v(a3, b3));
         }
-        for (; i + lanes <= n; i += lanes) store(inout + i, Op::v(load<V>(in + i), load<V>(inout + i)));
+        for (; i + lanes <= n; i += lanes) store(out + i, Op::v(load<V>(in + i), load<V>(in2 + i)));
     }
 #endif
-    for (; i < n; ++i) inout[i] = Op::s(in[i], inout[i]);
+    for (; i < n; ++i) out[i] = Op::s(in[i], in2[i]);
+}
+
+// inout[i] = Op(in[i], inout[i]) for i in [0, n): the three-operand kernel
+// with out = inout (one body, so both forms give the same bits).
+template <class T, class Op>
+void kernel(const void* in, void* inout, std::size_t n) {
+    kernel3<T, Op>(in, inout, inout, n);
 }
 
 // A complex sum is the sum of the 2n floating-point numbers it is made of.
 template <class F>
+void complex_sum3(const void* in, const void* in2, void* out, std::size_t n) {
+    kernel3<F, Sum>(in, in2, out, 2 * n);
+}
+template <class F>
 void complex_sum(const void* in, void* inout, std::size_t n) {
-    kernel<F, Sum>(in, inout, 2 * n);
+    complex_sum3<F>(in, inout, inout, n);
 }
 
-inline void set(KernelTable& t, ReduceOp op, Elem e, ReduceKernel k) {
+inline void set(KernelTable& t, ReduceOp op, Elem e, ReduceKernel k, Reduce3Kernel k3) {
     t.fn[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k;
+    t.fn3[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k3;
+}
+
+// Both forms of the kernel of Op on arrays of T.
+template <class T, class Op>
+void set(KernelTable& t, ReduceOp op, Elem e) {
+    set(t, op, e, &kernel<T, Op>, &kernel3<T, Op>);
 }
 
 // Every operation on an integer kind: T as declared (for comparisons) and U,
 // its unsigned twin (for arithmetic and bits).
 template <class T, class U>
 void add_integer(KernelTable& t, Elem e) {
-    set(t, ReduceOp::sum, e, &kernel<U, Sum>);
-    set(t, ReduceOp::prod, e, &kernel<U, Prod>);
-    set(t, ReduceOp::min, e, &kernel<T, Min>);
-    set(t, ReduceOp::max, e, &kernel<T, Max>);
-    set(t, ReduceOp::band, e, &kernel<U, Band>);
-    set(t, ReduceOp::bor, e, &kernel<U, Bor>);
-    set(t, ReduceOp::bxor, e, &kernel<U, Bxor>);
-    set(t, ReduceOp::land, e, &kernel<U, Land>);
-    set(t, ReduceOp::lor, e, &kernel<U, Lor>);
-    set(t, ReduceOp::lxor, e, &kernel<U, Lxor>);
+    set<U, Sum>(t, ReduceOp::sum, e);
+    set<U, Prod>(t, ReduceOp::prod, e);
+    set<T, Min>(t, ReduceOp::min, e);
+    set<T, Max>(t, ReduceOp::max, e);
+    set<U, Band>(t, ReduceOp::band, e);
+    set<U, Bor>(t, ReduceOp::bor, e);
+    set<U, Bxor>(t, ReduceOp::bxor, e);
+    set<U, Land>(t, ReduceOp::land, e);
+    set<U, Lor>(t, ReduceOp::lor, e);
+    set<U, Lxor>(t, ReduceOp::lxor, e);
 }
 
 template <class F>
 void add_floating(KernelTable& t, Elem e) {
-    set(t, ReduceOp::sum, e, &kernel<F, Sum>);
-    set(t, ReduceOp::prod, e, &kernel<F, Prod>);
-    set(t, ReduceOp::min, e, &kernel<F, Min>);
-    set(t, ReduceOp::max, e, &kernel<F, Max>);
+    set<F, Sum>(t, ReduceOp::sum, e);
+    set<F, Prod>(t, ReduceOp::prod, e);
+    set<F, Min>(t, ReduceOp::min, e);
+    set<F, Max>(t, ReduceOp::max, e);
 }
 
 // The kinds every instruction set has its own kernels for: fixed-width
@@ -203,8 +224,8 @@ void add_common(KernelTable& t) {
     add_integer<std::uint64_t, std::uint64_t>(t, Elem::u64);
     add_floating<float>(t, Elem::f32);
     add_floating<double>(t, Elem::f64);
-    set(t, ReduceOp::sum, Elem::c32, &complex_sum<float>);
-    set(t, ReduceOp::sum, Elem::c64, &complex_sum<double>);
+    set(t, ReduceOp::sum, Elem::c32, &complex_sum<float>, &complex_sum3<float>);
+    set(t, ReduceOp::sum, Elem::c64, &complex_sum<double>, &complex_sum3<double>);
 }
 
 }  // namespace

@@ -58,14 +58,14 @@ struct MaxLoc {
 
 template <class C>
 void add_complex(KernelTable& t, Elem e) {
-    set(t, ReduceOp::sum, e, &kernel<C, ComplexSum>);
-    set(t, ReduceOp::prod, e, &kernel<C, ComplexProd>);
+    set<C, ComplexSum>(t, ReduceOp::sum, e);
+    set<C, ComplexProd>(t, ReduceOp::prod, e);
 }
 
 template <class P>
 void add_pair(KernelTable& t, Elem e) {
-    set(t, ReduceOp::minloc, e, &kernel<P, MinLoc>);
-    set(t, ReduceOp::maxloc, e, &kernel<P, MaxLoc>);
+    set<P, MinLoc>(t, ReduceOp::minloc, e);
+    set<P, MaxLoc>(t, ReduceOp::maxloc, e);
 }
 
 }  // namespace
@@ -77,8 +77,8 @@ void fill_kernels(KernelTable& t) {
     add_floating<long double>(t, Elem::f80);
     add_floating<__float128>(t, Elem::f128);
     add_complex<Complex<_Float16>>(t, Elem::c16);
-    set(t, ReduceOp::prod, Elem::c32, &kernel<Complex<float>, ComplexProd>);  // sums: add_common
-    set(t, ReduceOp::prod, Elem::c64, &kernel<Complex<double>, ComplexProd>);
+    set<Complex<float>, ComplexProd>(t, ReduceOp::prod, Elem::c32);  // sums: add_common
+    set<Complex<double>, ComplexProd>(t, ReduceOp::prod, Elem::c64);
     add_complex<Complex<long double>>(t, Elem::c80);
     add_complex<Complex<__float128>>(t, Elem::c128);
     add_pair<Pair<float, int>>(t, Elem::float_int);

@@ -17,6 +17,14 @@ namespace hmpi::prim {
 // are either the same pointer or do not overlap.
 using ReduceKernel = void (*)(const void* in, void* inout, std::size_t n);
 
+// The three-operand form: out[i] = in[i] (op) in2[i] for i in [0, n), the
+// result written to a third buffer (a reduction that would otherwise copy
+// in2 into out first saves that pass). `out` is either a buffer that
+// overlaps neither input or exactly `in2` (then it is the two-operand
+// kernel: each ReduceKernel is this code with out = inout); `in` and `in2`
+// may be the same pointer. Partial overlaps are not allowed.
+using Reduce3Kernel = void (*)(const void* in, const void* in2, void* out, std::size_t n);
+
 // The operations that have kernels. MPI_REPLACE and MPI_NO_OP need none
 // (a copy and nothing): the core handles them without the table.
 enum class ReduceOp : std::uint8_t {
@@ -62,8 +70,11 @@ enum class Isa : std::uint8_t { portable, avx2, avx512, count_ };
 inline constexpr std::size_t kIsas = static_cast<std::size_t>(Isa::count_);
 
 // Kernels of one instruction set; a null entry means "no such kernel".
+// fn3[op][e] is non-null exactly where fn[op][e] is, and computes the same
+// values bit for bit.
 struct KernelTable {
     ReduceKernel fn[kReduceOps][kElems];
+    Reduce3Kernel fn3[kReduceOps][kElems];
 };
 
 // Each instruction set's file fills in the kernels it has (reduce_portable.cpp

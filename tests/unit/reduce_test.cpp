@@ -130,7 +130,10 @@ T make(Gen& g, ReduceOp op) {
 const std::size_t kCounts[] = {0, 1, 2, 3, 7, 15, 16, 17, 31, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 1000, 1027};
 
 // Runs kernel (op, e) of every supported instruction set against `ref` on
-// arrays of T, at every count, aligned and one element off alignment.
+// arrays of T, at every count, aligned and one element off alignment: the
+// two-operand kernel, and the three-operand one with out a separate buffer
+// (whose neighbours must stay untouched, and whose inputs must too) and
+// with out == in2.
 template <class T, class Make, class Ref>
 void check_kernel(ReduceOp op, Elem e, Make make_value, Ref ref) {
     REQUIRE(prim::elem_size(e) == sizeof(T));
@@ -138,24 +141,55 @@ void check_kernel(ReduceOp op, Elem e, Make make_value, Ref ref) {
         const prim::KernelTable* t = prim::kernels_for(static_cast<Isa>(isa));
         if (!t) continue;
         prim::ReduceKernel k = t->fn[static_cast<int>(op)][static_cast<int>(e)];
+        prim::Reduce3Kernel k3 = t->fn3[static_cast<int>(op)][static_cast<int>(e)];
         INFO("isa ", prim::isa_name(static_cast<Isa>(isa)), ", op ", static_cast<int>(op), ", elem ", prim::elem_name(e));
         REQUIRE((k != nullptr));
+        REQUIRE((k3 != nullptr));
         Gen g;
+        auto first_wrong = [](const std::vector<T>& got, const std::vector<T>& want) {
+            for (std::size_t i = 0; i < got.size(); ++i)
+                if (!same(got[i], want[i])) return i;
+            return SIZE_MAX;
+        };
         for (std::size_t n : kCounts) {
             for (std::size_t shift : {0, 1}) {
-                std::vector<T> in(n + 2), io(n + 2), want(n + 2);
+                std::vector<T> in(n + 2), io(n + 2), want(n + 2), out(n + 2), want_out(n + 2);
                 for (std::size_t i = 0; i < n + 2; ++i) {
                     in[i] = make_value(g, op);
                     io[i] = make_value(g, op);
+                    out[i] = make_value(g, op);
                     want[i] = io[i];
+                    want_out[i] = out[i];
                 }
-                for (std::size_t i = shift; i < shift + n; ++i) want[i] = ref(op, in[i], io[i]);
-                k(in.data() + shift, io.data() + shift, n);
-                std::size_t bad = SIZE_MAX;
-                for (std::size_t i = 0; i < n + 2 && bad == SIZE_MAX; ++i)
-                    if (!same(io[i], want[i])) bad = i;
-                INFO("count ", n, ", shift ", shift, ", first wrong element ", bad);
-                CHECK(bad == SIZE_MAX);
+                for (std::size_t i = shift; i < shift + n; ++i) want[i] = want_out[i] = ref(op, in[i], io[i]);
+                const std::vector<T> in0 = in, io0 = io;
+                INFO("count ", n, ", shift ", shift);
+
+                {
+                    // Three operands, out separate: the inputs stay as they were.
+                    k3(in.data() + shift, io.data() + shift, out.data() + shift, n);
+                    const std::size_t bad = first_wrong(out, want_out);
+                    INFO("3-operand, out separate: first wrong element ", bad);
+                    CHECK(bad == SIZE_MAX);
+                    CHECK(first_wrong(in, in0) == SIZE_MAX);
+                    CHECK(first_wrong(io, io0) == SIZE_MAX);
+                }
+                {
+                    // Three operands, out == in2.
+                    k3(in.data() + shift, io.data() + shift, io.data() + shift, n);
+                    const std::size_t bad = first_wrong(io, want);
+                    INFO("3-operand, out == in2: first wrong element ", bad);
+                    CHECK(bad == SIZE_MAX);
+                    CHECK(first_wrong(in, in0) == SIZE_MAX);
+                }
+                {
+                    // Two operands.
+                    io = io0;
+                    k(in.data() + shift, io.data() + shift, n);
+                    const std::size_t bad = first_wrong(io, want);
+                    INFO("2-operand: first wrong element ", bad);
+                    CHECK(bad == SIZE_MAX);
+                }
             }
         }
     }
@@ -245,6 +279,26 @@ TEST_CASE("the vector instruction sets have their own kernels for the common kin
     }
 }
 
+TEST_CASE("every two-operand kernel has a three-operand twin, and no other entry has one") {
+    for (int isa = 0; isa < static_cast<int>(prim::kIsas); ++isa) {
+        const prim::KernelTable* t = prim::kernels_for(static_cast<Isa>(isa));
+        if (!t) continue;
+        int pairs = 0;
+        for (std::size_t op = 0; op < prim::kReduceOps; ++op)
+            for (std::size_t e = 0; e < prim::kElems; ++e) {
+                INFO("isa ", prim::isa_name(static_cast<Isa>(isa)), ", op ", op, ", elem ",
+                     prim::elem_name(static_cast<Elem>(e)));
+                CHECK((t->fn[op][e] != nullptr) == (t->fn3[op][e] != nullptr));
+                pairs += t->fn[op][e] != nullptr;
+            }
+        // 9 integer kinds x 10 operations, 5 floating x 4, 5 complex x 2, 8 pairs x 2.
+        CHECK(pairs == 90 + 20 + 10 + 16);
+    }
+    // The runtime's accessor reads the active table.
+    CHECK((prim::reduce3_kernel(ReduceOp::sum, Elem::f64) ==
+           prim::active_kernels().fn3[static_cast<int>(ReduceOp::sum)][static_cast<int>(Elem::f64)]));
+}
+
 TEST_CASE("a kernel may be given the same buffer as in and inout") {
     for (int isa = 0; isa < static_cast<int>(prim::kIsas); ++isa) {
         const prim::KernelTable* t = prim::kernels_for(static_cast<Isa>(isa));
@@ -253,6 +307,9 @@ TEST_CASE("a kernel may be given the same buffer as in and inout") {
         for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(i) * 0.5;
         t->fn[static_cast<int>(ReduceOp::sum)][static_cast<int>(Elem::f64)](x.data(), x.data(), x.size());
         for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == static_cast<double>(i));
+        // Three operands, all one buffer.
+        t->fn3[static_cast<int>(ReduceOp::sum)][static_cast<int>(Elem::f64)](x.data(), x.data(), x.data(), x.size());
+        for (std::size_t i = 0; i < x.size(); ++i) CHECK(x[i] == 2.0 * static_cast<double>(i));
     }
 }
 
@@ -422,4 +479,129 @@ TEST_CASE("predefined operations on derived datatypes work on the one basic type
     op_release(user);
 
     for (const Datatype* t : {vec, odd, pairs, mixed}) datatype_release(t);
+}
+
+namespace {
+
+// A non-commutative user function: inout = in - inout, on MPI_INT or on
+// elements of 3 ints whose first and last are data (the test's vector type).
+void subtract(void* in, void* inout, int* len, MPI_Datatype* type) {
+    const int* a = static_cast<const int*>(in);
+    int* b = static_cast<int*>(inout);
+    if (*type == MPI_INT) {
+        for (int i = 0; i < *len; ++i) b[i] = a[i] - b[i];
+        return;
+    }
+    for (int e = 0; e < *len; ++e)
+        for (int j : {3 * e, 3 * e + 2}) b[j] = a[j] - b[j];
+}
+
+}  // namespace
+
+TEST_CASE("op_apply3 writes in (op) in2 into a third buffer, as op_apply would into in2") {
+    const Datatype& dbl = *datatype_from_handle(MPI_DOUBLE);
+    const Datatype& i32 = *datatype_from_handle(MPI_INT);
+    const Op& sum = *op_from_handle(MPI_SUM);
+
+    SUBCASE("predefined operation on a predefined type, out separate and out == in2") {
+        for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(1027)}) {
+            std::vector<double> a(n), b(n), out(n + 1, -1.0), want(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                a[i] = static_cast<double>(i) * 0.5;
+                b[i] = 3.0 - static_cast<double>(i);
+            }
+            const std::vector<double> b0 = b;
+            want = b;
+            op_apply(*op_from_handle(MPI_MAX), a.data(), want.data(), static_cast<std::int64_t>(n), dbl);
+            op_apply3(*op_from_handle(MPI_MAX), a.data(), b.data(), out.data(), static_cast<std::int64_t>(n), dbl);
+            CHECK(std::vector<double>(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n)) == want);
+            CHECK(out[n] == -1.0);
+            CHECK(b == b0);
+            op_apply3(sum, a.data(), b.data(), b.data(), static_cast<std::int64_t>(n), dbl);
+            for (std::size_t i = 0; i < n; ++i) CHECK(b[i] == a[i] + b0[i]);
+        }
+        double x = 1, y = 2, z = 7;
+        op_apply3(sum, &x, &y, &z, 0, dbl);  // count 0: nothing
+        CHECK(z == 7);
+    }
+
+    SUBCASE("derived types: the gaps of out stay, misaligned elements, padded pairs") {
+        // vector(2 blocks of 1 double, stride 2): doubles at 0 and 16, extent 24.
+        const Datatype* vec = build({TypePart{&dbl, 0, 1, 2, 16}});
+        std::vector<double> in(9), in2(9), out(9, -7.0), want(9, -7.0);
+        for (int i = 0; i < 9; ++i) {
+            in[static_cast<std::size_t>(i)] = i + 0.5;
+            in2[static_cast<std::size_t>(i)] = 100.0 * i;
+        }
+        for (int e = 0; e < 3; ++e)
+            for (int off : {0, 2}) {
+                auto j = static_cast<std::size_t>(3 * e + off);
+                want[j] = in[j] + in2[j];
+            }
+        const std::vector<double> in2_0 = in2;
+        op_apply3(sum, in.data(), in2.data(), out.data(), 3, *vec);
+        CHECK(out == want);
+        CHECK(in2 == in2_0);
+
+        // Doubles at odd addresses (displacement 1).
+        const Datatype* odd = build({TypePart{&dbl, 1, 1}});
+        std::vector<unsigned char> a(1 + 8 * 50), b(a.size()), c(a.size(), 0xee);
+        for (int i = 0; i < 50; ++i) {
+            double x = i, y = 1000 + i;
+            std::memcpy(&a[1 + 8 * static_cast<std::size_t>(i)], &x, 8);
+            std::memcpy(&b[1 + 8 * static_cast<std::size_t>(i)], &y, 8);
+        }
+        op_apply3(sum, a.data(), b.data(), c.data(), 50, *odd);
+        CHECK(c[0] == 0xee);
+        for (int i = 0; i < 50; ++i) {
+            double r;
+            std::memcpy(&r, &c[1 + 8 * static_cast<std::size_t>(i)], 8);
+            CHECK(r == 1000 + 2 * i);
+        }
+
+        // contiguous(2, MPI_SHORT_INT): {short; int} pairs with a 2-byte gap.
+        struct SI {
+            short v;
+            int i;
+        };
+        const Datatype* pairs = build({TypePart{datatype_from_handle(MPI_SHORT_INT), 0, 2}});
+        std::vector<SI> p(6), q(6), r(6);
+        for (int i = 0; i < 6; ++i) {
+            p[static_cast<std::size_t>(i)] = {static_cast<short>(i % 3), 10 + i};
+            q[static_cast<std::size_t>(i)] = {static_cast<short>(1), 20 - i};
+        }
+        std::vector<SI> w = q;
+        const Op& minloc = *op_from_handle(MPI_MINLOC);
+        op_apply(minloc, p.data(), w.data(), 3, *pairs);
+        op_apply3(minloc, p.data(), q.data(), r.data(), 3, *pairs);
+        for (int i = 0; i < 6; ++i) {
+            CHECK(r[static_cast<std::size_t>(i)].v == w[static_cast<std::size_t>(i)].v);
+            CHECK(r[static_cast<std::size_t>(i)].i == w[static_cast<std::size_t>(i)].i);
+        }
+        for (const Datatype* t : {vec, odd, pairs}) datatype_release(t);
+    }
+
+    SUBCASE("user operations keep in as the left operand; MPI_REPLACE and MPI_NO_OP") {
+        const Op* sub = op_create(subtract, false);
+        std::vector<int> a{10, 20, 30, 40, 50}, b{1, 2, 3, 4, 5}, out(5, -1);
+        op_apply3(*sub, a.data(), b.data(), out.data(), 5, i32);
+        CHECK(out == std::vector<int>{9, 18, 27, 36, 45});
+        CHECK(b == std::vector<int>{1, 2, 3, 4, 5});
+        op_apply3(*sub, a.data(), b.data(), b.data(), 5, i32);
+        CHECK(b == std::vector<int>{9, 18, 27, 36, 45});
+
+        // A user operation on a type with gaps: only the data of out changes.
+        const Datatype* vec = build({TypePart{&i32, 0, 1, 2, 8}});  // ints at 0 and 8, extent 12
+        std::vector<int> x{10, 11, 12, 20, 21, 22}, y{1, 2, 3, 4, 5, 6}, z(6, -1);
+        op_apply3(*sub, x.data(), y.data(), z.data(), 2, *vec);
+        CHECK(z == std::vector<int>{9, -1, 9, 16, -1, 16});
+        datatype_release(vec);
+        op_release(sub);
+
+        std::vector<int> r(5, -1);
+        op_apply3(*op_from_handle(MPI_REPLACE), a.data(), b.data(), r.data(), 5, i32);
+        CHECK(r == a);
+        op_apply3(*op_from_handle(MPI_NO_OP), a.data(), b.data(), r.data(), 5, i32);
+        CHECK(r == b);
+    }
 }
