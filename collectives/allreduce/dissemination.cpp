@@ -221,8 +221,8 @@ CollTask allreduce_dissemination(CollCtx& ctx) {
                 CO_WAIT_UNTIL(ctx.reached(rd, flag_of(i - 1), step_of(i - 1)));
             }
             const void* theirs = where(ctx.args_of(src), ctx.scratch_of(src), i - 1, sw < lay.extra);
-            copy_data(theirs, n, type, d, n, type);
-            reduce_data(op, mine_at(i - 1), d, n, type);
+            // d = v_{i-1} op theirs in one pass (v_{i-1} lives in the other buffer).
+            reduce_data3(op, mine_at(i - 1), theirs, d, n, type);
             ctx.publish(flag_of(i), step_of(i));
         }
         if (k == 0 && !me.in_place && !has_pre) rc = copy_data(mine.buf, n, *mine.type, me.recvbuf, n, *me.recvtype);
