@@ -36,6 +36,7 @@
 // of my parent" (the parent waits for its children's before returning).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "collectives/allreduce/knobs_yhccl.hpp"
 #include "collectives/allreduce/xhc_tree.hpp"
@@ -160,6 +161,7 @@ CollTask allreduce_hierarchical(CollCtx& ctx) {
 }
 
 double allreduce_hierarchical_cost(const CostQuery& q) {
+    if (!q.commutative) return std::numeric_limits<double>::infinity();  // commutative ops only
     const std::size_t L = q.topo.levels.size();
     if (q.p() <= 1) return q.params.alpha.a;
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;

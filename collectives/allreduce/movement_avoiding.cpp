@@ -25,7 +25,8 @@
 // Cost: with m lines, R rounds, all p ranks moving at once (congested B,
 // and C for the copy-out, which copies lines: params.hpp):
 //   R * p * a_alpha                       (the staggered steps)
-//   + B_alpha * p * m                     (each rank folds m/p lines per step, p steps)
+//   + B_alpha * (p - 1) * m               (each rank folds m/p lines per step, p steps;
+//                                           the slice it owns is in its own cache)
 //   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
 //                                           when the stores are non-temporal)
 //
@@ -249,6 +250,7 @@ CollTask allreduce_movement_avoiding_socket(CollCtx& ctx) {
 }
 
 double allreduce_movement_avoiding_cost(const CostQuery& q) {
+    if (!q.commutative) return std::numeric_limits<double>::infinity();  // commutative ops only
     const int p = q.p();
     if (p > static_cast<int>(knobs::kMaxFlagSteps)) return std::numeric_limits<double>::infinity();
     if (p <= 1) return q.params.alpha.a + copy_line_cost(q, q.params.alpha, q.bytes) * q.m();
@@ -256,10 +258,11 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const LinkCost& al = q.params.alpha;
     const double m = q.m(), B = congested_line_cost(q, al, ws), C = congested_copy_line_cost(q, al, ws);
     const int rounds = ma_rounds(q.bytes, p);
-    return rounds * p * al.a + B * p * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
+    return rounds * p * al.a + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
+    if (!q.commutative) return std::numeric_limits<double>::infinity();  // commutative ops only
     const int p = q.p(), s = q.s(), qq = q.q();
     if (s <= 1 || p > static_cast<int>(knobs::kMaxFlagSteps)) return std::numeric_limits<double>::infinity();
     const std::size_t ws = ma_working_set(q.bytes, p);

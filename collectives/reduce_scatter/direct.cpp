@@ -4,10 +4,15 @@
 // the caller chose instead of equal slices).
 //
 // Cost: rank r reads P blocks of m_r bytes and applies P - 1 reductions
-// over its whole block, all ranks in parallel; a block larger than the
-// cache is streamed through P times (read P - 1 times, written P times):
-//   2 a_alpha + B_alpha * p * (3p - 2) * m_b   (m_b = largest block in lines)
-// (the second a: the flag round so inputs outlive their readers).
+// over its whole block, all ranks in parallel; the first fold takes two
+// inputs at once (reduction.hpp), so each fold reads two operands and writes
+// one. While the ranks' blocks stay in cache that is tiled.cpp's traffic,
+// p m_b lines read plus the block written once; a block larger than the
+// cache is streamed through the P - 1 folds instead:
+//   2 a_alpha + B_alpha * p * (p + 1) * m_b     (in cache)
+//   2 a_alpha + B_alpha * p * 3(p - 1) * m_b    (beyond it)
+// (m_b = the largest block in lines; the second a: the flag round so inputs
+// outlive their readers).
 //
 // MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
 // to its first m_r bytes, which may hold other ranks' blocks of this rank's
@@ -54,7 +59,8 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb;
+    const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb;
 }
 
 }  // namespace hmpi::coll

@@ -80,6 +80,7 @@ CollTask reduce_scatter_movement_avoiding(CollCtx& ctx) {
 }
 
 double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
+    if (!q.commutative) return std::numeric_limits<double>::infinity();  // commutative ops only
     const int p = q.p();
     if (p > 255) return std::numeric_limits<double>::infinity();
     const double mb = std::ceil(q.m() / std::max(1, p));

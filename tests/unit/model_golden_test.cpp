@@ -14,12 +14,16 @@
 // every prediction + call_overhead):
 //  - Allreduce, m lines: inline = a + m max(b, 2B) = 200 + 6m; dissemination
 //    = (a + 2Bm) + a (closing) = 400 + 6m; so inline wins wherever it
-//    applies (up to 4 KiB = 64 lines). Above, tiled = 2a + 2B m (1/2) (Eq. 8,
-//    own tile local) + (a + C m) (one-stage Eq. 4) + a/2 = 700 + 4.5m
-//    overtakes dissemination at m = 200 lines (12.8 KB), so tiled from the
-//    32 KiB range on; tree = (a + bm) + (a + Cm) + a/2 = 500 + 7.5m and
-//    movement_avoiding = R p a + 2Bm + a + C m nt = 600 + 7.5m (in cache)
-//    never catch up.
+//    applies (up to 4 KiB = 64 lines). Above, movement_avoiding = R p a
+//    + B m (p-1) (the slice a rank owns is its own) + a + C m = 200 + 400R
+//    + 4.5m (R rounds of 512 KiB) against tiled = 2a + 2B m (1/2) (Eq. 8,
+//    own tile local) + (a + C m) (one-stage Eq. 4) + a/2 = 700 + 4.5m:
+//    movement_avoiding while R = 1 (32 KiB, 256 KiB), tiled from 2 MiB
+//    (R = 4); both overtake dissemination from m = 133 lines; tree =
+//    (a + bm) + (a + Cm) + a/2 = 500 + 7.5m never catches up.
+//  - Reduce_scatter_block: direct = 2a + B p (p+1) m/p = 400 + 4.5m equals
+//    tiled's (the first fold takes two inputs), and the table's order
+//    (direct first) decides.
 //  - Reduce: inline = (a + bm)/2 = 100 + 3m up to 4 KiB; then tiled = 2a +
 //    2B m (1/2) = 400 + 3m against binomial = a + bm = 200 + 6m: tiled from
 //    m = 67 lines.
@@ -120,14 +124,14 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
-        {"allreduce", "inline inline inline inline tiled tiled tiled tiled"},
+        {"allreduce", "inline inline inline inline movement_avoiding movement_avoiding tiled tiled"},
         {"allreduce(non-commutative)", "inline inline inline inline tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline inline split split split split"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
         {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
-        {"reduce_scatter_block", "inline inline inline inline tiled tiled tiled tiled"},
+        {"reduce_scatter_block", "inline inline inline inline direct direct direct direct"},
         {"scan", "inline inline inline inline linear linear linear linear"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
@@ -136,14 +140,14 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree tiled tiled movement_avoiding"},
-        {"allreduce(non-commutative)", "hierarchical reduce_bcast reduce_bcast tree tree tiled tiled movement_avoiding"},
+        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree movement_avoiding tiled movement_avoiding"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tiled tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline inline binomial binomial binomial pipelined"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
-        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline inline tiled tiled tiled tiled"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline inline direct direct direct tiled"},
         {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct direct"},
     });
@@ -159,7 +163,7 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"bcast", "inline inline one_stage two_stage binomial pipelined pipelined pipelined"},
         {"gather", "inline inline inline inline two_stage two_stage two_stage two_stage"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
-        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter tiled tiled tiled tiled tiled tiled"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter direct direct direct direct direct tiled"},
         {"scan", "linear linear linear chained chained chained chained chained"},
         {"scatter", "inline inline direct two_stage two_stage two_stage two_stage two_stage"},
     });
