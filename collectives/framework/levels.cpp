@@ -252,6 +252,16 @@ CommTopology comm_topology_of_world_ranks(const std::vector<int>& world_ranks) {
             places[i] = RankPlace{c.core, c.l2, c.l3, c.numa, c.package};
         }
     }
+    // Made-up domains for tests (HMPI_TEST_DOMAIN_RANKS): one core per rank,
+    // k consecutive world ranks per socket, NUMA node and L3. The NUMA
+    // indices may name nodes the machine lacks; memory placement then
+    // leaves those pages to first touch (placement.cpp).
+    if (const int k = config().test_domain_ranks; k > 0) {
+        for (std::size_t i = 0; i < world_ranks.size(); ++i) {
+            const int w = world_ranks[i], d = w / k;
+            places[i] = RankPlace{w, w, d, d, d};
+        }
+    }
     const CacheSizes& caches = topology_caches();
     CommTopology t = build_comm_topology(std::move(places), caches.l2_bytes, caches.llc_bytes, caches.llc_inclusive);
     t.llc_inclusive_known = caches.llc_inclusive_known;

@@ -7,14 +7,10 @@
 //
 // With one cache domain (s == 1, no domain level) there is one group of
 // every rank and the two-stage algorithms degenerate to one stage.
-//
-// Testing aid: HMPI_TEST_DOMAIN_SIZE=k (read once per process) makes the
-// two-stage algorithms treat blocks of k consecutive ranks as the domains,
-// so their second stage runs on a machine with one cache domain. It changes
-// what the algorithms do, never the model's shape or costs.
+// (Tests make up domains on a one-domain machine with
+// HMPI_TEST_DOMAIN_RANKS, levels.cpp.)
 #pragma once
 #include <algorithm>
-#include <cstdlib>
 
 #include "collectives/framework/context.hpp"
 
@@ -28,7 +24,7 @@ public:
             static_cast<int>(t.levels[static_cast<std::size_t>(t.domain_level)].group_of.size()) == p_)
             level_ = &t.levels[static_cast<std::size_t>(t.domain_level)];
         else
-            block_ = test_domain_size() > 0 ? test_domain_size() : p_;
+            block_ = p_;
     }
 
     // Number of domains.
@@ -57,15 +53,6 @@ public:
     bool is_leader(int r) const noexcept { return leader_of(r) == r; }
 
 private:
-    static int test_domain_size() noexcept {
-        static const int k = [] {
-            const char* v = std::getenv("HMPI_TEST_DOMAIN_SIZE");
-            const int n = v ? std::atoi(v) : 0;
-            return n > 0 ? n : 0;
-        }();
-        return k;
-    }
-
     int root_, p_;
     const TopoLevel* level_ = nullptr;
     int block_ = 1;

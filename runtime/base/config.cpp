@@ -71,6 +71,11 @@ const std::vector<ParamInfo>& parameter_table() {
          "auto = the profile hmpi-calibrate writes by default for this machine's topology "
          "(docs/model.md); without one a built-in conservative default is used, with a notice.",
          "docs/model.md"},
+        {"HMPI_TEST_DOMAIN_RANKS", "0", "ranks",
+         "Testing: k > 0 places world ranks as if every k consecutive ranks shared a socket, "
+         "NUMA node and L3 cache (and each rank had a core of its own), so the algorithms "
+         "that work across cache domains run on a one-domain machine. Binding is unchanged.",
+         "tests/coll/CMakeLists.txt"},
         {"HMPI_EXPLAIN", "0", "0|1",
          "1 prints the communicator's topology levels, the model parameters and, for each "
          "collective and size range the first time it is decided, every algorithm's predicted "
@@ -153,6 +158,8 @@ Config read_config() {
         else if (!std::strcmp(v, "1")) c.explain = true;
         else die("invalid value '%s' for HMPI_EXPLAIN (expected 0 or 1)", v);
     }
+    if (const char* v = env("HMPI_TEST_DOMAIN_RANKS"))
+        c.test_domain_ranks = static_cast<int>(parse_int("HMPI_TEST_DOMAIN_RANKS", v, 0, 1 << 20));
     if (const char* v = env("HMPI_REDUCE_ISA")) {
         if (!std::strcmp(v, "auto")) c.reduce_isa = ReduceIsa::best;
         else if (!std::strcmp(v, "avx512")) c.reduce_isa = ReduceIsa::avx512;

@@ -39,6 +39,9 @@ struct Config {
     // Performance model of the collectives (docs/model.md).
     std::string profile_path;         // HMPI_PROFILE ("" = the default location)
     bool explain = false;             // HMPI_EXPLAIN
+    // Testing: made-up cache domains of this many consecutive world ranks
+    // (0: the machine's own). Read by collectives/framework/levels.cpp.
+    int test_domain_ranks = 0;        // HMPI_TEST_DOMAIN_RANKS
 };
 
 struct ParamInfo {
