@@ -8,7 +8,7 @@
 // domains alone, one step, then every rank copies at once (Eq. 4's
 // one-stage broadcast):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
-// (working set p * m lines; the last term: rank 0 alone waits for the
+// (working set 2 p m: inputs and receive buffers; the last term: rank 0 alone waits for the
 // copies' acknowledgements, and predictions are the mean over ranks). The simple form for small p; tree.cpp and
 // tiled.cpp spread the work.
 //
@@ -39,7 +39,7 @@ CollTask allreduce_reduce_bcast(CollCtx& ctx) {
 }
 
 double allreduce_reduce_bcast_cost(const CostQuery& q) {
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
     const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
                                             (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;

@@ -13,7 +13,8 @@
 // Cost, Eq. 11 = Eq. 10 + Eq. 4:
 //   T = a_a q + B_a q m + (a_b + B_b m) ceil(log2 s)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
-// (li_tiled_reduce + li_bcast; working set p * m lines); plus a_a / p for
+// (li_tiled_reduce + li_bcast; working set 2 p m: every input and every
+// receive buffer); plus a_a / p for
 // the top's wait for the broadcast's acknowledgements (the mean over ranks).
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
@@ -82,7 +83,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     const Datatype& type = *me.sendtype;
     const int rank = ctx.rank();
     const CostQuery q = query_of(ctx);
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const std::vector<std::vector<int>> domains = tile_domains(ctx.topology(), ctx.size(), !op.commutative);
     const int s = static_cast<int>(domains.size());
     int my_domain = 0, pos = 0;
@@ -165,7 +166,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
 }
 
 double allreduce_tiled_cost(const CostQuery& q) {
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
     return li_tiled_reduce(q, q.q(), q.s(), m, ws) + li_bcast(q, q.q(), q.s(), m, ws) +
            (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);

@@ -113,7 +113,9 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
 
 namespace {
 
-std::size_t reduction_working_set(const CostQuery& q) { return static_cast<std::size_t>(q.p()) * q.bytes; }
+// Every rank's input and its receive buffer (partials, then the result):
+// 2 p m, as for the other allreduce algorithms.
+std::size_t reduction_working_set(const CostQuery& q) { return 2 * static_cast<std::size_t>(q.p()) * q.bytes; }
 
 }  // namespace
 
