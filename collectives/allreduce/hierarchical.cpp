@@ -12,7 +12,7 @@
 // Chunks are counted in flag steps, so a vector is cut into at most 255
 // chunks (larger chunks for vectors over 255 * 16 KiB).
 //
-// Tiny vectors (<= knobs::kInlineBytes = 56 B, contiguous types) travel in
+// Tiny vectors (<= knobs::kFlagPayloadBytes = 56 B, contiguous types) travel in
 // the flags' payloads both ways: one cache line per hop.
 //
 // The fold order follows the tree, not rank order: commutative ops only.
@@ -54,7 +54,7 @@ unsigned pipeline_chunks(std::size_t bytes) noexcept {
 }
 
 bool travels_inline(std::size_t bytes, const Datatype& t) noexcept {
-    return bytes > 0 && bytes <= knobs::kInlineBytes && t.contiguous;
+    return bytes > 0 && bytes <= knobs::kFlagPayloadBytes && t.contiguous;
 }
 
 const LinkCost& link_of_level(const CostQuery& q, std::size_t l) noexcept {
@@ -77,7 +77,7 @@ CollTask allreduce_hierarchical(CollCtx& ctx) {
 
     if (travels_inline(bytes, type)) {
         // Contiguous: the data is `bytes` bytes at the buffer's start.
-        FrameBytes<knobs::kInlineBytes> acc_bytes, in_bytes;  // not alignas on the arrays: see FrameBytes
+        FrameBytes<knobs::kFlagPayloadBytes> acc_bytes, in_bytes;  // not alignas on the arrays: see FrameBytes
         unsigned char* const acc = acc_bytes.bytes;
         unsigned char* const in = in_bytes.bytes;
         std::memcpy(acc, mine.buf, bytes);
@@ -165,7 +165,7 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
     const std::size_t L = q.topo.levels.size();
     if (q.p() <= 1) return q.params.alpha.a;
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
-    if (q.bytes <= knobs::kInlineBytes) {
+    if (q.bytes <= knobs::kFlagPayloadBytes) {
         double t = 0;
         for (std::size_t l = 0; l < L; ++l)
             if (XhcTree::fan(q.topo, l) > 1) t += 2 * link_of_level(q, l).a;

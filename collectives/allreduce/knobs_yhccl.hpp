@@ -26,6 +26,6 @@ inline constexpr unsigned kMaxFlagSteps = 255;
 inline constexpr std::size_t kPipelineChunkBytes = 16 * 1024;
 // Vectors up to this many bytes travel in the flags' payloads (XHC: tiny
 // messages inline with the flag; runtime/primitives/flag.hpp, one cache line).
-inline constexpr std::size_t kInlineBytes = 56;
+inline constexpr std::size_t kFlagPayloadBytes = 56;
 
 }  // namespace hmpi::coll::knobs

@@ -12,7 +12,7 @@
 // else it waits for the parent's whole buffer and copies it in one go (and
 // then counts all chunks at once for its own children).
 //
-// Tiny messages (<= knobs::kInlineBytes = 56 B, sender's type contiguous)
+// Tiny messages (<= knobs::kFlagPayloadBytes = 56 B, sender's type contiguous)
 // travel in the flag's payload: one cache line per hop.
 //
 // Cost (our formula from XHC's pipeline; f_l the largest number of
@@ -60,14 +60,14 @@ CollTask bcast_pipelined(CollCtx& ctx) {
     // units: only the parent's arguments are read (it waits for my
     // acknowledgement), never the root's.
     const std::size_t bytes = data_bytes(me.recvcount, type);
-    const bool tiny = bytes > 0 && bytes <= knobs::kInlineBytes;
+    const bool tiny = bytes > 0 && bytes <= knobs::kFlagPayloadBytes;
     const unsigned chunks = bcast_chunks(bytes);
 
     if (parent >= 0) {
         CO_WAIT_UNTIL(ctx.arrived(parent));
         const CollCall& from = ctx.args_of(parent);
         const std::size_t from_bytes = data_bytes(from.recvcount, *from.recvtype);
-        const bool from_tiny = from_bytes > 0 && from_bytes <= knobs::kInlineBytes;
+        const bool from_tiny = from_bytes > 0 && from_bytes <= knobs::kFlagPayloadBytes;
         const unsigned from_chunks = bcast_chunks(from_bytes);
         const bool chunked = !tiny && type.contiguous && from.recvtype->contiguous && from_bytes == bytes;
         const StoreKind kind = store_kind_for(2 * bytes, ctx.topology(), inner);
@@ -105,7 +105,7 @@ double bcast_pipelined_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = 2 * q.bytes;
     double fill = 0, bottleneck = 0;
-    const bool tiny = q.bytes <= knobs::kInlineBytes;
+    const bool tiny = q.bytes <= knobs::kFlagPayloadBytes;
     const unsigned chunks = bcast_chunks(q.bytes);
     const double m = q.m(), k = std::ceil(m / chunks);
     for (std::size_t l = 0; l < L; ++l) {
