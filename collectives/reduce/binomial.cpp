@@ -17,7 +17,7 @@
 // binomial tree ignores congestion; rank ranges are domain-local first when
 // domains are rank ranges): one scratch of m bytes per inner node, and
 //   T = (a_a + b_a m) ceil(log2 q) + (a_b + b_b m) ceil(log2 s)
-// (working set p * m lines).
+// (working set (p + 1) m: the inputs and the result).
 //
 // Flags: flag 1 step 1 = "my partial is ready in my published scratch"
 // (inner nodes, read by the parent); flag 2 step 1 = "I have folded my children's partials" (children
@@ -102,7 +102,7 @@ CollTask reduce_binomial(CollCtx& ctx) {
 }
 
 double reduce_binomial_cost(const CostQuery& q) {
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     return step_cost(q, q.params.alpha, q.m(), ws) * ceil_log2(q.q()) + li_inter_tree_reduce(q, q.s(), q.m(), ws);
 }
 

@@ -49,7 +49,7 @@ double reduce_inline_cost(const CostQuery& q) {
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();
-    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return mean_over_ranks(q, 1, inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
 }
 

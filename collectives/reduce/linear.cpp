@@ -13,7 +13,7 @@
 // the root alone reads q - 1 inputs of its domain and p - q of others, then
 // the p - 1 others wait one more handoff for its "done" (predictions are
 // the mean over ranks):
-//   T = a_a + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set p * m lines)
+//   T = a_a + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set (p + 1) m: the inputs and the result)
 //
 // Flags: flag 1 step 1 = the root has read every input (non-roots wait for it).
 #include "collectives/framework/data.hpp"
@@ -40,7 +40,7 @@ CollTask reduce_linear(CollCtx& ctx) { return reduce_linear_at(ctx, ctx.call().r
 
 double reduce_linear_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     return q.params.alpha.a * (2.0 - 1.0 / q.p()) +
            ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * q.m();
 }

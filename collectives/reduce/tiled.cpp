@@ -13,7 +13,7 @@
 // (q-1)/p of them from its domain where q ranks share the bandwidth, the
 // rest across; then the flag round that lets the inputs go:
 //   T = 2 a_a + B_a q m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
-// (working set p * m lines).
+// (working set (p + 1) m: the inputs and the result).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
 // too under MPI_IN_PLACE) is read and written by one rank only.
@@ -43,7 +43,7 @@ CollTask reduce_tiled(CollCtx& ctx) {
 
 double reduce_tiled_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double p = q.p(), qq = q.q(), m = q.m();
     double t = 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * qq * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;

@@ -13,7 +13,7 @@
 //
 // Cost, Eq. 3 = Eq. 1 + intra + Eq. 2:
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d) + (a_b + b_b m) ceil(log2 s)
-// (n-ary forms for radix n != 2, knobs.hpp; working set p * m lines), plus
+// (n-ary forms for radix n != 2, knobs.hpp; working set (p + 1) m: the inputs and the result), plus
 // (p-1)/p a_a: every rank but the root waits one more handoff for its
 // parent's "folded" (predictions are the mean over ranks).
 //
@@ -89,7 +89,7 @@ CollTask reduce_tree(CollCtx& ctx) {
 }
 
 double reduce_tree_cost(const CostQuery& q) {
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const int n = kReductionKnobs.tree_radix;
     return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n) +
            (q.p() > 1 ? q.params.alpha.a * (q.p() - 1) / q.p() : 0.0);

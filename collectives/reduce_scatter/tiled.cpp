@@ -61,7 +61,7 @@ CollTask reduce_scatter_tiled(CollCtx& ctx) {
 double reduce_scatter_tiled_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
-    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb;
 }
 
