@@ -267,38 +267,17 @@ void apply_user(const Op& op, const void* in, void* inout, std::int64_t count, c
     }
 }
 
-// A kernel over n elements of `elem` bytes at (in, inout), which need not be
-// aligned for the element type (a derived datatype may place doubles at odd
-// offsets): misaligned runs go through aligned bounce buffers.
-void apply_unaligned(ReduceKernel k, std::size_t elem, const char* in, char* inout, std::size_t n) {
-    // The natural alignment of a basic type is the largest power of two
-    // dividing its size, at most max_align_t's.
-    std::size_t align = elem & (~elem + 1);
-    if (align > alignof(std::max_align_t)) align = alignof(std::max_align_t);
-    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
-    if (!misaligned(in) && !misaligned(inout)) return k(in, inout, n);
-    alignas(std::max_align_t) char a[4096];
-    alignas(std::max_align_t) char b[4096];
-    const std::size_t per = sizeof a / elem;
-    for (std::size_t done = 0; done < n;) {
-        std::size_t m = n - done < per ? n - done : per;
-        std::memcpy(a, in + done * elem, m * elem);
-        std::memcpy(b, inout + done * elem, m * elem);
-        k(a, b, m);
-        std::memcpy(inout + done * elem, b, m * elem);
-        done += m;
-    }
+// The natural alignment of a basic type: the largest power of two dividing
+// its size, at most max_align_t's.
+std::size_t natural_alignment(std::size_t elem) noexcept {
+    const std::size_t align = elem & (~elem + 1);
+    return align > alignof(std::max_align_t) ? alignof(std::max_align_t) : align;
 }
 
-// The three-operand apply_unaligned: out = in (op) in2 over n elements.
-// Misaligned runs go through aligned bounce buffers (the result is formed in
-// the second one and copied to out).
-void apply_unaligned3(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
-                      std::size_t n) {
-    std::size_t align = elem & (~elem + 1);
-    if (align > alignof(std::max_align_t)) align = alignof(std::max_align_t);
-    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
-    if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
+// fold(a, b, m) over aligned bounce buffers: a gets `in`, b gets `in2`, and
+// the result fold leaves in b goes to `out`, a buffer's worth at a time.
+template <class Fold>
+void through_bounce_buffers(std::size_t elem, const char* in, const char* in2, char* out, std::size_t n, Fold fold) {
     alignas(std::max_align_t) char a[4096];
     alignas(std::max_align_t) char b[4096];
     const std::size_t per = sizeof a / elem;
@@ -306,10 +285,29 @@ void apply_unaligned3(Reduce3Kernel k, std::size_t elem, const char* in, const c
         std::size_t m = n - done < per ? n - done : per;
         std::memcpy(a, in + done * elem, m * elem);
         std::memcpy(b, in2 + done * elem, m * elem);
-        k(a, b, b, m);
+        fold(a, b, m);
         std::memcpy(out + done * elem, b, m * elem);
         done += m;
     }
+}
+
+// A kernel over n elements of `elem` bytes at (in, inout), which need not be
+// aligned for the element type (a derived datatype may place doubles at odd
+// offsets): misaligned runs go through aligned bounce buffers.
+void apply_unaligned(ReduceKernel k, std::size_t elem, const char* in, char* inout, std::size_t n) {
+    const std::size_t align = natural_alignment(elem);
+    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
+    if (!misaligned(in) && !misaligned(inout)) return k(in, inout, n);
+    through_bounce_buffers(elem, in, inout, inout, n, [&](const char* a, char* b, std::size_t m) { k(a, b, m); });
+}
+
+// The three-operand apply_unaligned: out = in (op) in2 over n elements.
+void apply_unaligned3(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
+                      std::size_t n) {
+    const std::size_t align = natural_alignment(elem);
+    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
+    if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
+    through_bounce_buffers(elem, in, in2, out, n, [&](const char* a, char* b, std::size_t m) { k(a, b, b, m); });
 }
 
 // A predefined operation on a derived datatype whose basic elements are all

@@ -478,20 +478,29 @@ std::string utc_now() {
 // Sanity of a profile (also the test's checker): the problems, empty if none.
 std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
     std::vector<std::string> bad;
+    // Within one link: in-cache no dearer than beyond it, t threads no slower
+    // together than one, and a copy no dearer than a reduction.
+    static constexpr struct {
+        double LinkCost::*lo;
+        double LinkCost::*hi;
+        const char* what;
+    } kWithinLink[] = {
+        {&LinkCost::b, &LinkCost::b_mem, "b > b_mem"},
+        {&LinkCost::B, &LinkCost::B_mem, "B > B_mem"},
+        {&LinkCost::B, &LinkCost::b, "B > b (t threads slower together than one)"},
+        {&LinkCost::B_mem, &LinkCost::b_mem, "B_mem > b_mem"},
+        {&LinkCost::c, &LinkCost::c_mem, "c > c_mem"},
+        {&LinkCost::C, &LinkCost::C_mem, "C > C_mem"},
+        {&LinkCost::C, &LinkCost::c, "C > c (t threads slower together than one)"},
+        {&LinkCost::C_mem, &LinkCost::c_mem, "C_mem > c_mem"},
+        {&LinkCost::c, &LinkCost::b, "c > b (a copy dearer than a reduction)"},
+        {&LinkCost::C, &LinkCost::B, "C > B (a copy dearer than a reduction)"},
+        {&LinkCost::c_mem, &LinkCost::b_mem, "c_mem > b_mem (a copy dearer than a reduction)"},
+        {&LinkCost::C_mem, &LinkCost::B_mem, "C_mem > B_mem (a copy dearer than a reduction)"},
+    };
     auto check_link = [&](const std::string& n, const LinkCost& l) {
-        if (l.b > l.b_mem) bad.push_back(n + ": b > b_mem");
-        if (l.B > l.B_mem) bad.push_back(n + ": B > B_mem");
-        if (l.B > l.b) bad.push_back(n + ": B > b (t threads slower together than one)");
-        if (l.B_mem > l.b_mem) bad.push_back(n + ": B_mem > b_mem");
-        if (l.c > l.c_mem) bad.push_back(n + ": c > c_mem");
-        if (l.C > l.C_mem) bad.push_back(n + ": C > C_mem");
-        if (l.C > l.c) bad.push_back(n + ": C > c (t threads slower together than one)");
-        if (l.C_mem > l.c_mem) bad.push_back(n + ": C_mem > c_mem");
-        // A copy moves a line for no more than a reduction.
-        if (l.c > l.b) bad.push_back(n + ": c > b (a copy dearer than a reduction)");
-        if (l.C > l.B) bad.push_back(n + ": C > B (a copy dearer than a reduction)");
-        if (l.c_mem > l.b_mem) bad.push_back(n + ": c_mem > b_mem (a copy dearer than a reduction)");
-        if (l.C_mem > l.B_mem) bad.push_back(n + ": C_mem > B_mem (a copy dearer than a reduction)");
+        for (const auto& [lo, hi, what] : kWithinLink)
+            if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
     };
     auto check_order = [&](const std::string& inner_name, const LinkCost& in, const std::string& outer_name,
                            const LinkCost& out) {
