@@ -274,10 +274,15 @@ std::size_t natural_alignment(std::size_t elem) noexcept {
     return align > alignof(std::max_align_t) ? alignof(std::max_align_t) : align;
 }
 
-// fold(a, b, m) over aligned bounce buffers: a gets `in`, b gets `in2`, and
-// the result fold leaves in b goes to `out`, a buffer's worth at a time.
-template <class Fold>
-void through_bounce_buffers(std::size_t elem, const char* in, const char* in2, char* out, std::size_t n, Fold fold) {
+// A three-operand kernel, out = in (op) in2, over n elements of `elem`
+// bytes that need not be aligned for the element type (a derived datatype
+// may place doubles at odd offsets): misaligned runs go through aligned
+// bounce buffers, the result formed in the second and copied to out.
+void apply_unaligned(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
+                      std::size_t n) {
+    const std::size_t align = natural_alignment(elem);
+    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
+    if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
     alignas(std::max_align_t) char a[4096];
     alignas(std::max_align_t) char b[4096];
     const std::size_t per = sizeof a / elem;
@@ -285,48 +290,19 @@ void through_bounce_buffers(std::size_t elem, const char* in, const char* in2, c
         std::size_t m = n - done < per ? n - done : per;
         std::memcpy(a, in + done * elem, m * elem);
         std::memcpy(b, in2 + done * elem, m * elem);
-        fold(a, b, m);
+        k(a, b, b, m);
         std::memcpy(out + done * elem, b, m * elem);
         done += m;
     }
 }
 
-// A kernel over n elements of `elem` bytes at (in, inout), which need not be
-// aligned for the element type (a derived datatype may place doubles at odd
-// offsets): misaligned runs go through aligned bounce buffers.
-void apply_unaligned(ReduceKernel k, std::size_t elem, const char* in, char* inout, std::size_t n) {
-    const std::size_t align = natural_alignment(elem);
-    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
-    if (!misaligned(in) && !misaligned(inout)) return k(in, inout, n);
-    through_bounce_buffers(elem, in, inout, inout, n, [&](const char* a, char* b, std::size_t m) { k(a, b, m); });
-}
-
-// The three-operand apply_unaligned: out = in (op) in2 over n elements.
-void apply_unaligned3(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
-                      std::size_t n) {
-    const std::size_t align = natural_alignment(elem);
-    auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
-    if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
-    through_bounce_buffers(elem, in, in2, out, n, [&](const char* a, char* b, std::size_t m) { k(a, b, b, m); });
-}
-
 // A predefined operation on a derived datatype whose basic elements are all
-// of the predefined type `basic`: the datatype layer hands out runs of basic
-// elements laid out as C arrays (padded MINLOC/MAXLOC pairs included).
-void apply_derived(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& type,
-                   const Datatype& basic) {
-    ReduceKernel k = kernel_of(op, basic);
-    const auto* src = static_cast<const char*>(in);
-    auto* dst = static_cast<char*>(inout);
-    const auto stride = static_cast<std::size_t>(basic.extent);
-    for_each_block(type, count, [&](std::ptrdiff_t off, std::size_t n) {
-        apply_unaligned(k, stride, src + off, dst + off, n);
-    });
-}
-
-// apply_derived with the result in a third buffer: the three buffers share
-// the type's layout, so the same runs are taken from each.
-void apply_derived3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count,
+// of the predefined type `basic`, out = in (op) in2: the datatype layer
+// hands out runs of basic elements laid out as C arrays (padded
+// MINLOC/MAXLOC pairs included), and the three buffers share the type's
+// layout, so the same runs are taken from each. op_apply's in-place form is
+// out = in2 (the kernels allow that alias).
+void apply_derived(const Op& op, const void* in, const void* in2, void* out, std::int64_t count,
                     const Datatype& type, const Datatype& basic) {
     Reduce3Kernel k = kernel3_of(op, basic);
     const auto* a = static_cast<const char*>(in);
@@ -334,7 +310,7 @@ void apply_derived3(const Op& op, const void* in, const void* in2, void* out, st
     auto* dst = static_cast<char*>(out);
     const auto stride = static_cast<std::size_t>(basic.extent);
     for_each_block(type, count, [&](std::ptrdiff_t off, std::size_t n) {
-        apply_unaligned3(k, stride, a + off, b + off, dst + off, n);
+        apply_unaligned(k, stride, a + off, b + off, dst + off, n);
     });
 }
 
@@ -414,7 +390,7 @@ void op_apply(const Op& op, const void* in, void* inout, std::int64_t count, con
         kernel_of(op, type)(in, inout, static_cast<std::size_t>(count));
         return;
     }
-    apply_derived(op, in, inout, count, type, *op_basic_type(type));
+    apply_derived(op, in, inout, inout, count, type, *op_basic_type(type));
 }
 
 void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count, const Datatype& type) {
@@ -438,7 +414,7 @@ void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::in
         kernel3_of(op, type)(in, in2, out, static_cast<std::size_t>(count));
         return;
     }
-    apply_derived3(op, in, in2, out, count, type, *op_basic_type(type));
+    apply_derived(op, in, in2, out, count, type, *op_basic_type(type));
 }
 
 }  // namespace hmpi
