@@ -34,6 +34,10 @@
 #                     runs and hmpi-info, and given to analyze.py
 #   --bandwidth GBPS  copy bandwidth for the 16 MiB Allreduce bound (analyze.py)
 #   --out DIR         output directory (default bench/coll/results)
+#   --prebuilt DIR    take coll_bench-<impl> and memcpy_bw from DIR instead of
+#                     compiling them (a machine with the launchers but no
+#                     compilers); an implementation is run when DIR has its
+#                     executable and its launcher is installed
 #   --tag NAME        file name stem (default <YYYYmmdd-HHMMSS>-np<N>)
 # environment:
 #   HMPI_BUILD        HMPI build directory (default build; relative to the
@@ -69,6 +73,7 @@ validate=0
 validate_only=0
 profile=""
 bandwidth=""
+prebuilt=""
 out="$here/results"
 tag=""
 die() { echo "run.sh: $*" >&2; exit 2; }
@@ -88,6 +93,7 @@ while [ $# -gt 0 ]; do
     --profile) need "$1" $#; profile=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
     --bandwidth) need "$1" $#; bandwidth=$2; shift ;;
     --out) need "$1" $#; out=$2; shift ;;
+    --prebuilt) need "$1" $#; prebuilt=$(cd "$2" && pwd) || die "no directory '$2'"; shift ;;
     --tag) need "$1" $#; tag=$2; shift ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (try --help)" ;;
@@ -134,9 +140,11 @@ awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l > c / 
 
 # ------------------------------------------------------------------ build --
 declare -A cc launch
+# With --prebuilt no compiler is needed, only the launcher.
+have_cc() { [ -n "$prebuilt" ] || command -v "$1" >/dev/null; }
 impls=()
 if want hmpi; then
-    if [ -x "$hb/bin/hmpicc" ] && [ -x "$hb/bin/hmpirun" ]; then
+    if { [ -n "$prebuilt" ] || [ -x "$hb/bin/hmpicc" ]; } && [ -x "$hb/bin/hmpirun" ]; then
         cc[hmpi]="$hb/bin/hmpicc"
         launch[hmpi]="$hb/bin/hmpirun -np $np --bind-to core"
         impls+=(hmpi)
@@ -145,7 +153,7 @@ if want hmpi; then
     fi
 fi
 if want ompi; then
-    if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null; then
+    if have_cc mpicc.openmpi && command -v mpirun.openmpi >/dev/null; then
         cc[ompi]=mpicc.openmpi
         if [ "$np" -gt "$cores" ]; then bind="--oversubscribe --bind-to core:overload-allowed"; else bind="--bind-to core"; fi
         launch[ompi]="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --allow-run-as-root $bind -np $np"
@@ -155,7 +163,7 @@ if want ompi; then
     fi
 fi
 if want mpich; then
-    if command -v mpicc.mpich >/dev/null && command -v mpiexec.mpich >/dev/null; then
+    if have_cc mpicc.mpich && command -v mpiexec.mpich >/dev/null; then
         cc[mpich]=mpicc.mpich
         launch[mpich]="mpiexec.mpich -n $np -bind-to core"
         impls+=(mpich)
@@ -167,6 +175,15 @@ fi
 built=()
 for impl in "${impls[@]}"; do
     exe="$bindir/coll_bench-$impl"
+    if [ -n "$prebuilt" ]; then
+        if [ -x "$prebuilt/coll_bench-$impl" ] && cp "$prebuilt/coll_bench-$impl" "$exe"; then
+            echo "# prebuilt: $exe from $prebuilt"
+            built+=("$impl")
+        else
+            note "$impl skipped: no $prebuilt/coll_bench-$impl"
+        fi
+        continue
+    fi
     echo "# build: ${cc[$impl]} ${cflags[*]} -o $exe $here/coll_bench.c"
     if ${cc[$impl]} "${cflags[@]}" -o "$exe" "$here/coll_bench.c" >"$rawdir/build-$impl.log" 2>&1; then
         built+=("$impl")
@@ -284,7 +301,8 @@ if printf '%s\n' "${built[@]}" | grep -qx hmpi && [ -x "$hb/bin/hmpi-info" ]; th
 fi
 
 # ------------------------------------------------------- copy bandwidth --
-if command -v cc >/dev/null && cc -O2 -std=c11 -o "$bindir/memcpy_bw" "$repo/bench/memcpy_bw.c" 2>"$rawdir/build-memcpy.log"; then
+if if [ -n "$prebuilt" ]; then cp "$prebuilt/memcpy_bw" "$bindir/memcpy_bw" 2>"$rawdir/build-memcpy.log"
+   else command -v cc >/dev/null && cc -O2 -std=c11 -o "$bindir/memcpy_bw" "$repo/bench/memcpy_bw.c" 2>"$rawdir/build-memcpy.log"; fi; then
     cpu=$(taskset -pc $$ 2>/dev/null | sed -n 's/.*list: *\([0-9]*\).*/\1/p')
     pin=()
     [ -n "$cpu" ] && command -v taskset >/dev/null && pin=(taskset -c "$cpu")
