@@ -9,12 +9,23 @@
 //   hmpi-info --model COLLECTIVE [-n NP] [--sizes LIST] [--non-commutative] [--csv]
 //                                      every algorithm's predicted time per size, and the model's pick
 //                                      (CSV: collective,algorithm,bytes,predicted_us,chosen)
+//   --topology and --model also take
+//     --machine SxQ[,l2=SIZE][,l3=SIZE]  a made-up machine instead of this one: S cache
+//                                      domains (one L3, NUMA node and package each) of Q
+//                                      cores, ranks in core order (sizes take K/M/G)
+//     --profile FILE                   model parameters from FILE (hmpi-calibrate's
+//                                      output), whatever machine measured them
+// Together they replay the model for a machine measured elsewhere: the
+// profile and the benchmark of a 16-core machine can be checked here.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -32,9 +43,10 @@ using namespace hmpi::coll;
 int usage() {
     std::fprintf(stderr,
                  "usage: hmpi-info --algorithms [COLLECTIVE]\n"
-                 "       hmpi-info --topology [-n NP]\n"
-                 "       hmpi-info --params\n"
+                 "       hmpi-info --topology [-n NP] [--machine SxQ[,l2=SIZE][,l3=SIZE]]\n"
+                 "       hmpi-info --params [--profile FILE]\n"
                  "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,...] [--non-commutative] [--csv]\n"
+                 "                 [--machine SxQ[,l2=SIZE][,l3=SIZE]] [--profile FILE]\n"
                  "  --algorithms             list every collective's algorithms\n"
                  "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n"
                  "  --topology               the levels NP ranks (default: one per core) would use\n"
@@ -50,10 +62,78 @@ bool parse_kind(const char* name, CollKind* k) {
     return false;
 }
 
-CommTopology topology_of(int np) {
+// A made-up machine (--machine): `domains` cache domains of `per_domain`
+// cores; 0 sizes mean this machine's caches.
+struct MadeUpMachine {
+    int domains = 0, per_domain = 0;
+    std::size_t l2 = 0, l3 = 0;
+};
+
+bool parse_bytes(const char* s, std::size_t* out) {
+    char* end;
+    unsigned long long v = std::strtoull(s, &end, 10);
+    if (end == s) return false;
+    switch (*end) {
+        case 'K': case 'k': v <<= 10; ++end; break;
+        case 'M': case 'm': v <<= 20; ++end; break;
+        case 'G': case 'g': v <<= 30; ++end; break;
+        default: break;
+    }
+    if (*end == 'i' && end[1] == 'B') end += 2;
+    if (*end) return false;
+    *out = static_cast<std::size_t>(v);
+    return true;
+}
+
+// "SxQ[,l2=SIZE][,l3=SIZE]"
+bool parse_machine(const std::string& spec, MadeUpMachine* m) {
+    std::stringstream in(spec);
+    std::string part;
+    bool first = true;
+    while (std::getline(in, part, ',')) {
+        if (first) {
+            first = false;
+            if (std::sscanf(part.c_str(), "%dx%d", &m->domains, &m->per_domain) != 2 || m->domains < 1 ||
+                m->per_domain < 1)
+                return false;
+        } else if (part.rfind("l2=", 0) == 0) {
+            if (!parse_bytes(part.c_str() + 3, &m->l2)) return false;
+        } else if (part.rfind("l3=", 0) == 0) {
+            if (!parse_bytes(part.c_str() + 3, &m->l3)) return false;
+        } else return false;
+    }
+    return !first;
+}
+
+CommTopology topology_of(int np, const std::optional<MadeUpMachine>& machine) {
+    if (machine) {
+        std::vector<RankPlace> places;
+        for (int r = 0; r < np; ++r) {
+            const int core = r % (machine->domains * machine->per_domain), d = core / machine->per_domain;
+            places.push_back({core, core, d, d, d});
+        }
+        const std::size_t l2 = machine->l2 ? machine->l2 : hmpi::topology_caches().l2_bytes;
+        const std::size_t l3 = machine->l3 ? machine->l3 : hmpi::topology_caches().llc_bytes;
+        return build_comm_topology(places, l2, l3, false);
+    }
     std::vector<int> world(static_cast<std::size_t>(np));
     for (int r = 0; r < np; ++r) world[static_cast<std::size_t>(r)] = r;
     return comm_topology_of_world_ranks(world);
+}
+
+std::optional<ModelParams> load_profile(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) {
+        std::fprintf(stderr, "hmpi-info: cannot read %s\n", path.c_str());
+        return std::nullopt;
+    }
+    std::stringstream text;
+    text << f.rdbuf();
+    std::string error;
+    std::optional<ModelParams> p = parse_profile(text.str(), &error);
+    if (!p) std::fprintf(stderr, "hmpi-info: %s: %s\n", path.c_str(), error.c_str());
+    else p->source = path;
+    return p;
 }
 
 void print_params(const ModelParams& p) {
@@ -71,9 +151,8 @@ void print_params(const ModelParams& p) {
                 p.nt_copy_bandwidth, p.call_overhead);
 }
 
-int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv) {
-    const ModelParams& params = model_params();
-    const CommTopology topo = topology_of(np);
+int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,
+          const ModelParams& params, const CommTopology& topo) {
     if (csv) std::printf("collective,algorithm,bytes,predicted_us,chosen\n");
     else {
         print_params(params);
@@ -149,6 +228,8 @@ int main(int argc, char** argv) {
     std::vector<std::size_t> sizes;
     bool commutative = true, csv = false;
     std::vector<CollKind> kinds;
+    std::optional<MadeUpMachine> machine;
+    std::optional<ModelParams> profile;
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "-n" && i + 1 < argc) {
@@ -161,6 +242,15 @@ int main(int argc, char** argv) {
                 if (end == s) return usage();
                 s = *end == ',' ? end + 1 : end;
             }
+        } else if (a == "--machine" && i + 1 < argc) {
+            machine.emplace();
+            if (!parse_machine(argv[++i], &*machine)) {
+                std::fprintf(stderr, "hmpi-info: bad --machine '%s' (want SxQ[,l2=SIZE][,l3=SIZE])\n", argv[i]);
+                return 2;
+            }
+        } else if (a == "--profile" && i + 1 < argc) {
+            profile = load_profile(argv[++i]);
+            if (!profile) return 2;
         } else if (a == "--non-commutative") commutative = false;
         else if (a == "--csv") csv = true;
         else if (cmd == "--model" && kinds.empty() && a == "all") {
@@ -171,15 +261,17 @@ int main(int argc, char** argv) {
             kinds.push_back(k);
         } else return usage();
     }
-    if (np == 0) np = std::max(1, hmpi::topology_core_count());
+    if (np == 0) np = machine ? machine->domains * machine->per_domain : std::max(1, hmpi::topology_core_count());
     if (cmd == "--topology") {
-        std::printf("%s\n", describe(topology_of(np)).c_str());
+        std::printf("%s\n", describe(topology_of(np, machine)).c_str());
         return 0;
     }
+    const ModelParams& params = profile ? *profile : model_params();
     if (cmd == "--params") {
-        print_params(model_params());
+        print_params(params);
         return 0;
     }
-    if (cmd == "--model" && !kinds.empty()) return model(kinds, np, sizes, commutative, csv);
+    if (cmd == "--model" && !kinds.empty())
+        return model(kinds, np, sizes, commutative, csv, params, topology_of(np, machine));
     return usage();
 }

@@ -5,3 +5,10 @@ add_test(NAME tools.calibrate_quick
          COMMAND ${CMAKE_SOURCE_DIR}/tools/hmpi-calibrate/test-quick.sh $<TARGET_FILE:hmpi-calibrate>
                  $<TARGET_FILE:hmpi-info> ${CMAKE_CURRENT_BINARY_DIR}/calibrate-quick)
 set_tests_properties(tools.calibrate_quick PROPERTIES TIMEOUT 180 LABELS "unit;tools")
+
+# hmpi-info --machine/--profile: the model replayed for the 16-core machine
+# whose profile and benchmark are in docs/results/collectives-np16.
+add_test(NAME tools.info_replay
+         COMMAND ${CMAKE_SOURCE_DIR}/tools/test-info-replay.sh $<TARGET_FILE:hmpi-info>
+                 ${CMAKE_SOURCE_DIR}/docs/results/collectives-np16/profile.txt ${CMAKE_CURRENT_BINARY_DIR}/info-replay)
+set_tests_properties(tools.info_replay PROPERTIES TIMEOUT 60 LABELS "unit;tools")

@@ -1,0 +1,48 @@
+#!/bin/sh
+# ctest tools.info_replay: hmpi-info replays the model for a machine measured
+# elsewhere. --machine builds the made-up topology it names, --profile loads
+# a profile whatever topology it was measured on, and both change the
+# predictions; bad values are refused with a message and exit status 2.
+#
+# usage: test-info-replay.sh HMPI_INFO PROFILE SCRATCH_DIR
+set -u
+info=$1 profile=$2 dir=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$dir" && mkdir -p "$dir" || fail "cannot make $dir"
+
+"$info" --topology --machine 2x8,l2=1M,l3=32M >"$dir/topo.txt" || fail "--topology --machine failed"
+cat "$dir/topo.txt"
+grep -q "p=16 s=2 q=8" "$dir/topo.txt" || fail "--machine 2x8 did not give 16 ranks in 2 domains of 8"
+grep -q "L2 1 MiB, LLC 32 MiB" "$dir/topo.txt" || fail "--machine's cache sizes were not used"
+
+"$info" --params --profile "$profile" >"$dir/params.txt" || fail "--params --profile failed"
+cat "$dir/params.txt"
+grep -q "model parameters from $profile" "$dir/params.txt" || fail "the profile was not loaded"
+a=$(sed -n 's/^alpha\.a //p' "$profile")
+grep -q "alpha  a = *$(printf '%.1f' "$a") ns" "$dir/params.txt" || fail "alpha.a $a of the profile not in use"
+
+sizes=8,4096,1048576
+m16="--machine 1x16,l2=2M,l3=300M"
+# shellcheck disable=SC2086
+"$info" --model allreduce $m16 --profile "$profile" --csv --sizes $sizes >"$dir/replay.csv" || fail "replay failed"
+cat "$dir/replay.csv"
+for b in 8 4096 1048576; do
+  [ "$(awk -F, -v b=$b '$3 == b && $5 == 1' "$dir/replay.csv" | wc -l)" -eq 1 ] || fail "not one pick at $b bytes"
+done
+# shellcheck disable=SC2086
+"$info" --model allreduce $m16 --csv --sizes $sizes >"$dir/default.csv" || fail "model without profile failed"
+cmp -s "$dir/replay.csv" "$dir/default.csv" && fail "--profile did not change the predictions"
+"$info" --model allreduce --machine 2x8,l2=2M,l3=300M --profile "$profile" --csv --sizes $sizes >"$dir/two.csv" ||
+  fail "replay on 2x8 failed"
+cmp -s "$dir/replay.csv" "$dir/two.csv" && fail "--machine did not change the predictions"
+
+for bad in 0x4 4 2x8,l4=1M 2x8,l2=lots; do
+  "$info" --model allreduce --machine "$bad" >"$dir/out.txt" 2>"$dir/err.txt" && fail "--machine $bad accepted"
+  grep -q "bad --machine" "$dir/err.txt" || fail "no message for --machine $bad: $(cat "$dir/err.txt")"
+done
+printf 'format 2\ntopology_key x\nalpha.a -1\n' >"$dir/bad.txt"
+for p in "$dir/missing.txt" "$dir/bad.txt"; do
+  "$info" --params --profile "$p" >"$dir/out.txt" 2>"$dir/err.txt" && fail "--profile $p accepted"
+  grep -q "$p" "$dir/err.txt" || fail "the message does not name $p: $(cat "$dir/err.txt")"
+done
+echo "info replay test passed"
