@@ -1,11 +1,11 @@
 #!/bin/bash
 # One-shot 16-core session: install the bundled MPI runtimes, calibrate HMPI,
+# validate and time the collectives against Open MPI and MPICH.
+# usage: .devbundle/dev16.sh NP OUTDIR [local]
 # (Run as recorded for the validated run; the timed run changed --sizes to
 # --min 8 --max 4M, dropped --validate, and used 4 rounds and 3 for 16 MiB.)
 # .devbundle held the prebuilt executables (pre/), a stripped build/ and
 # sys.tar.xz, the Open MPI and MPICH packages files of the 2-core machine.
-# validate and time the collectives against Open MPI and MPICH.
-# usage: .devbundle/dev16.sh NP OUTDIR [local]
 set -u
 np=$1 out=$2 mode=${3:-device}
 cd "$(dirname "$0")/.." || exit 1
