@@ -2,7 +2,8 @@
 // rank copies its whole input vector into its own flag payload (up to 48
 // bytes) or inline area (up to kInlineBytes) and publishes it; rank r then
 // folds its own block of all p copies, in rank order, into its receive
-// buffer. One synchronized step and no acknowledgement (the direct form
+// buffer; a rank with an empty block only writes. One synchronized step and
+// no acknowledgement (the direct form
 // reads the inputs in place and must wait until everyone is done).
 // Serves Reduce_scatter_block and Reduce_scatter (whose recvcounts are the
 // same on every rank).
@@ -35,6 +36,10 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
     unsigned char* mine = inline_begin(ctx, bytes);
     std::memcpy(mine, input_of(me).buf, bytes);
     ctx.publish(kInlineFlag, 1);
+    // A rank whose block is empty reads nothing and leaves, like a rooted
+    // collective's writers (a vector shorter than p leaves most ranks
+    // without a block).
+    if (n == 0) co_return MPI_SUCCESS;
     for (int r = 0; r < p; ++r) {
         if (r == rank) continue;
         CO_WAIT_UNTIL(inline_ready(ctx, r));
