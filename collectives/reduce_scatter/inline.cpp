@@ -3,8 +3,8 @@
 // bytes) or inline area (up to kInlineBytes) and publishes it; rank r then
 // folds its own block of all p copies, in rank order, into its receive
 // buffer; a rank with an empty block only writes. One synchronized step and
-// no acknowledgement (the direct form
-// reads the inputs in place and must wait until everyone is done).
+// no acknowledgement (the direct form reads the inputs in place and must
+// wait until everyone is done).
 // Serves Reduce_scatter_block and Reduce_scatter (whose recvcounts are the
 // same on every rank).
 //

@@ -279,7 +279,7 @@ std::size_t natural_alignment(std::size_t elem) noexcept {
 // may place doubles at odd offsets): misaligned runs go through aligned
 // bounce buffers, the result formed in the second and copied to out.
 void apply_unaligned(Reduce3Kernel k, std::size_t elem, const char* in, const char* in2, char* out,
-                      std::size_t n) {
+                     std::size_t n) {
     const std::size_t align = natural_alignment(elem);
     auto misaligned = [&](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % align != 0; };
     if (!misaligned(in) && !misaligned(in2) && !misaligned(out)) return k(in, in2, out, n);
@@ -303,7 +303,7 @@ void apply_unaligned(Reduce3Kernel k, std::size_t elem, const char* in, const ch
 // layout, so the same runs are taken from each. op_apply's in-place form is
 // out = in2 (the kernels allow that alias).
 void apply_derived(const Op& op, const void* in, const void* in2, void* out, std::int64_t count,
-                    const Datatype& type, const Datatype& basic) {
+                   const Datatype& type, const Datatype& basic) {
     Reduce3Kernel k = kernel3_of(op, basic);
     const auto* a = static_cast<const char*>(in);
     const auto* b = static_cast<const char*>(in2);
