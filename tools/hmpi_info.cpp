@@ -22,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <optional>
 #include <sstream>
@@ -34,6 +33,8 @@
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
 #include "collectives/model/params.hpp"
+#include "collectives/model/profile.hpp"
+#include "base/config.hpp"
 #include "base/topology.hpp"
 
 namespace {
@@ -70,17 +71,8 @@ struct MadeUpMachine {
 };
 
 bool parse_bytes(const char* s, std::size_t* out) {
-    char* end;
-    unsigned long long v = std::strtoull(s, &end, 10);
-    if (end == s) return false;
-    switch (*end) {
-        case 'K': case 'k': v <<= 10; ++end; break;
-        case 'M': case 'm': v <<= 20; ++end; break;
-        case 'G': case 'g': v <<= 30; ++end; break;
-        default: break;
-    }
-    if (*end == 'i' && end[1] == 'B') end += 2;
-    if (*end) return false;
+    long long v;
+    if (!hmpi::parse_scaled_int(s, &v) || v <= 0) return false;
     *out = static_cast<std::size_t>(v);
     return true;
 }
@@ -122,15 +114,8 @@ CommTopology topology_of(int np, const std::optional<MadeUpMachine>& machine) {
 }
 
 std::optional<ModelParams> load_profile(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) {
-        std::fprintf(stderr, "hmpi-info: cannot read %s\n", path.c_str());
-        return std::nullopt;
-    }
-    std::stringstream text;
-    text << f.rdbuf();
     std::string error;
-    std::optional<ModelParams> p = parse_profile(text.str(), &error);
+    std::optional<ModelParams> p = read_profile(path, &error);
     if (!p) std::fprintf(stderr, "hmpi-info: %s: %s\n", path.c_str(), error.c_str());
     else p->source = path;
     return p;

@@ -294,6 +294,23 @@ std::string default_profile_dir() {
 
 std::string default_profile_path() { return default_profile_dir() + "/" + profile_file_name(machine_topology_key()); }
 
+std::optional<ModelParams> read_profile(const std::string& path, std::string* error, int* open_errno) {
+    std::ifstream in(path);
+    if (!in) {
+        const int e = errno ? errno : ENOENT;
+        if (open_errno) *open_errno = e;
+        *error = std::string("cannot be read: ") + std::strerror(e);
+        return std::nullopt;
+    }
+    if (open_errno) *open_errno = 0;
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string why;
+    std::optional<ModelParams> p = parse_profile(text.str(), &why);
+    if (!p) *error = "is not a valid profile: " + why;
+    return p;
+}
+
 namespace {
 
 std::mutex params_lock;
@@ -312,16 +329,12 @@ ModelParams load_model_params() {
                      why.c_str());
         return default_model_params();
     };
-    std::ifstream in(path);
-    if (!in) {
-        if (explicit_path) return fall_back("HMPI_PROFILE=" + path + " cannot be read: " + std::strerror(errno));
-        return fall_back(path + " does not exist");
-    }
-    std::stringstream text;
-    text << in.rdbuf();
     std::string error;
-    std::optional<ModelParams> p = parse_profile(text.str(), &error);
-    if (!p) return fall_back(path + " is not a valid profile: " + error);
+    int open_errno = 0;
+    std::optional<ModelParams> p = read_profile(path, &error, &open_errno);
+    if (!p && open_errno == 0) return fall_back(path + " " + error);
+    if (!p && explicit_path) return fall_back("HMPI_PROFILE=" + path + " " + error);
+    if (!p) return fall_back(path + " does not exist");
     if (p->topology_key != key)
         return fall_back(path + " was measured on topology " + p->topology_key + ", this machine is " + key);
     p->source = path;

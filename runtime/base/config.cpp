@@ -85,6 +85,22 @@ const std::vector<ParamInfo>& parameter_table() {
     return table;
 }
 
+bool parse_scaled_int(const char* text, long long* out) {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text, &end, 10);
+    long long scale = 1;
+    switch (*end) {
+        case 'k': case 'K': scale = 1LL << 10; ++end; break;
+        case 'm': case 'M': scale = 1LL << 20; ++end; break;
+        case 'g': case 'G': scale = 1LL << 30; ++end; break;
+        default: break;
+    }
+    if (errno != 0 || end == text || *end) return false;
+    *out = v * scale;
+    return true;
+}
+
 namespace {
 
 const char* env(const char* name) {
@@ -93,21 +109,10 @@ const char* env(const char* name) {
 }
 
 long long parse_int(const char* name, const char* text, long long lo, long long hi) {
-    char* end = nullptr;
-    errno = 0;
-    long long v = std::strtoll(text, &end, 10);
-    long long scale = 1;
-    if (end && *end) {
-        switch (*end) {
-            case 'k': case 'K': scale = 1LL << 10; ++end; break;
-            case 'm': case 'M': scale = 1LL << 20; ++end; break;
-            case 'g': case 'G': scale = 1LL << 30; ++end; break;
-            default: break;
-        }
-    }
-    if (errno != 0 || end == text || (end && *end) || v * scale < lo || v * scale > hi)
+    long long v;
+    if (!parse_scaled_int(text, &v) || v < lo || v > hi)
         die("invalid value '%s' for %s (expected an integer in [%lld, %lld])", text, name, lo, hi);
-    return v * scale;
+    return v;
 }
 
 double parse_double(const char* name, const char* text, double lo, double hi) {

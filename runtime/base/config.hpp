@@ -44,6 +44,10 @@ struct Config {
     int test_domain_ranks = 0;        // HMPI_TEST_DOMAIN_RANKS
 };
 
+// An integer with an optional k, M or G suffix (powers of 1024), as the
+// size-valued environment variables take it; false if `text` is not one.
+bool parse_scaled_int(const char* text, long long* out);
+
 struct ParamInfo {
     const char* name;
     const char* default_value;  // as a string; "auto" where derived at start

@@ -23,7 +23,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -532,17 +531,10 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
 }
 
 int check(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) {
-        std::fprintf(stderr, "hmpi-calibrate: %s: cannot read: %s\n", path.c_str(), std::strerror(errno));
-        return 1;
-    }
-    std::stringstream text;
-    text << in.rdbuf();
     std::string error;
-    auto p = coll::parse_profile(text.str(), &error);
+    auto p = coll::read_profile(path, &error);
     if (!p) {
-        std::fprintf(stderr, "hmpi-calibrate: %s: not a valid profile: %s\n", path.c_str(), error.c_str());
+        std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), error.c_str());
         return 1;
     }
     const std::vector<std::string> bad = sanity_problems(*p);
