@@ -134,6 +134,9 @@ void print_params(const ModelParams& p) {
     for (const LevelCost& l : p.levels) link(level_name(l.kind), l.cost);
     std::printf("  copy bandwidth %.2f GB/s (non-temporal %.2f GB/s); call overhead %.0f ns\n", p.copy_bandwidth,
                 p.nt_copy_bandwidth, p.call_overhead);
+    std::printf("  rewrite_line %.2f ns/line (inline copy-in over lines others hold); source_line %.3f ns/line/reader "
+                "(readers meeting at one source)%s\n",
+                p.rewrite_line, p.source_line, p.rewrite_line == 0 && p.source_line == 0 ? " [not in this profile]" : "");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

@@ -62,6 +62,20 @@ struct ModelParams {
     // on a one-rank communicator. Every prediction includes it once
     // (registry.cpp); the algorithms' formulas add what depends on them.
     double call_overhead = 0;
+    // ns per cache line, two costs the per-link ones above do not see
+    // (docs/model.md, "Sharers and sources"), measured within one cache
+    // domain; 0 (a format 2 profile) leaves their terms out.
+    // rewrite_line: a writer storing to lines that other cores read since
+    // it last wrote them (each store first invalidates their copies): what
+    // the inline algorithms' copy-in costs, every call, since their readers
+    // read the same area the call before.
+    double rewrite_line = 0;
+    // source_line: per line and per reader, when several readers pull
+    // distinct lines from one core's cache at once (that core serves them
+    // one after another): readers that sweep the sources in rank order all
+    // meet at the same source, so a line costs them at least
+    // source_line * (readers at that source).
+    double source_line = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

@@ -36,7 +36,10 @@ namespace {
 
 // 2: call_overhead and the copy costs c, C, c_mem, C_mem added (format 1
 // files predate them and are refused with a request to calibrate again).
-constexpr int kProfileFormat = 2;
+// 3: rewrite_line and source_line added; format 2 files are still read,
+// with those terms left out (0), which is the model they were measured for.
+constexpr int kProfileFormat = 3;
+constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
 // stable, independent of level_name()'s display spelling.
@@ -106,7 +109,9 @@ std::string size_text(hwloc_uint64_t bytes) {
 // call_overhead: MPI_Barrier on one rank measured 110-180 ns on the 2-core
 // AMD EPYC guest of 2026-11-26 (hmpi-call-overhead), rounded up. The copy
 // costs c, C, c_mem, C_mem are about half the reduction's b, B, b_mem, B_mem
-// (not measured on that machine).
+// (not measured on that machine). rewrite_line and source_line: hmpi-calibrate
+// on that guest (one reader) gave 34.6 and 2.59 ns per line, rounded up;
+// the 16-core Xeon's benchmark run fits 10 and 1.2 (docs/model.md).
 ModelParams default_model_params() {
     ModelParams p;
     p.alpha = {400, 8, 4, 30, 16, 4, 2, 16, 8};
@@ -114,6 +119,8 @@ ModelParams default_model_params() {
     p.copy_bandwidth = 4;
     p.nt_copy_bandwidth = 3;
     p.call_overhead = 200;
+    p.rewrite_line = 35;
+    p.source_line = 2.6;
     p.topology_key = machine_topology_key();
     p.source = "built-in default";
     return p;
@@ -129,6 +136,8 @@ std::string format_profile(const ModelParams& p) {
     put(out, "copy_bandwidth", p.copy_bandwidth);
     put(out, "nt_copy_bandwidth", p.nt_copy_bandwidth);
     put(out, "call_overhead", p.call_overhead);
+    put(out, "rewrite_line", p.rewrite_line);
+    put(out, "source_line", p.source_line);
     return out;
 }
 
@@ -141,7 +150,7 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     std::map<std::string, int> seen;  // key -> line, to reject repeats
     // Levels in file order, with how many of their nine fields were given.
     std::vector<std::pair<LevelCost, int>> levels;
-    int line_no = 0;
+    int line_no = 0, format = 0;
     std::size_t pos = 0;
     while (pos <= text.size()) {
         std::size_t end = text.find('\n', pos);
@@ -164,8 +173,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
 
         // Text-valued keys.
         if (key == "format") {
-            if (value != std::to_string(kProfileFormat))
-                return fail(line_no, "format " + std::string(value) + " is not supported (this HMPI reads format " +
+            for (int f = kOldestReadableFormat; f <= kProfileFormat; ++f)
+                if (value == std::to_string(f)) format = f;
+            if (format == 0)
+                return fail(line_no, "format " + std::string(value) + " is not supported (this HMPI reads formats " +
+                                         std::to_string(kOldestReadableFormat) + " to " +
                                          std::to_string(kProfileFormat) + "; run hmpi-calibrate again)");
             continue;
         }
@@ -194,6 +206,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         }
         if (key == "call_overhead") {
             p.call_overhead = x;
+            continue;
+        }
+        if (key == "rewrite_line" || key == "source_line") {
+            if (format < 3) return fail(line_no, key + " needs format 3 (the format line comes first)");
+            (key == "rewrite_line" ? p.rewrite_line : p.source_line) = x;
             continue;
         }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*
@@ -237,6 +254,9 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
                                            : ""));
     for (const char* k : {"copy_bandwidth", "nt_copy_bandwidth", "call_overhead"})
         if (!seen.count(k)) return fail(0, std::string(k) + " is missing");
+    if (format >= 3)
+        for (const char* k : {"rewrite_line", "source_line"})
+            if (!seen.count(k)) return fail(0, std::string(k) + " is missing (format 3)");
     for (const auto& [lc, given] : levels) {
         if (given != kFieldCount)
             return fail(0, std::string("level.") + level_key(lc.kind) +

@@ -37,7 +37,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 2";
+constexpr const char* kToolVersion = "hmpi-calibrate 3";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -426,6 +426,52 @@ void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, s
 // The model's call_overhead: runs hmpi-call-overhead (built next to this
 // tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
 // it prints. False, with the reason, if that fails.
+// rewrite_line and source_line (params.hpp): the slope, over a few sizes, of
+// a writer's stores to lines every reader of its domain has just copied
+// (the inline copy-in: its area is at most 64 lines), and of the time all
+// those readers take to copy distinct lines of one source at once, divided
+// by their number.
+void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector<int>& readers,
+                                 coll::ModelParams* p, std::vector<std::string>& notes) {
+    const std::vector<std::size_t> rw = {8, 16, 32, 64}, fo = {16, 64, 256};
+    std::vector<double> x, y, dropped;
+    progress("sharers: core %d stores to %zu..%zu lines that %zu reader(s) have just copied", writer, rw.front(),
+             rw.back(), readers.size());
+    const std::vector<double> rt =
+        over_passes(plan.passes, [&] { return rewrite_times(writer, readers, rw, rounds_for(plan, rw)); });
+    for (std::size_t i = 0; i < rw.size(); ++i) {
+        x.push_back(static_cast<double>(rw[i]));
+        y.push_back(rt[i]);
+        progress("sharers: m=%zu lines: %.1f ns (%.2f ns/line)", rw[i], rt[i], rt[i] / static_cast<double>(rw[i]));
+    }
+    double a = 0, b = 0;
+    double err = robust_fit(x, y, &a, &b, &dropped);
+    // A store is never free: at least what the fit's mean gives per line.
+    p->rewrite_line = std::max(b, 0.1);
+    progress("sharers: rewrite_line = %.2f ns/line (fit error <= %.0f%%)", p->rewrite_line, 100 * err);
+    notes.push_back("rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " + std::to_string(writer) +
+                    "'s lines, fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
+
+    const auto t = static_cast<double>(readers.size());
+    progress("sources: %zu reader(s) copy %zu..%zu distinct lines each from core %d at once", readers.size(),
+             fo.front(), fo.back(), writer);
+    const std::vector<double> ft =
+        over_passes(plan.passes, [&] { return fan_out_steps(writer, readers, fo, rounds_for(plan, fo)); });
+    x.clear();
+    y.clear();
+    for (std::size_t i = 0; i < fo.size(); ++i) {
+        x.push_back(static_cast<double>(fo[i]));
+        y.push_back(ft[i]);
+        progress("sources: m=%zu lines each: %.1f ns (%.2f ns/line/reader)", fo[i], ft[i],
+                 ft[i] / static_cast<double>(fo[i]) / t);
+    }
+    err = robust_fit(x, y, &a, &b, &dropped);
+    p->source_line = std::max(b / t, 0.01);
+    progress("sources: source_line = %.3f ns/line/reader (fit error <= %.0f%%)", p->source_line, 100 * err);
+    notes.push_back("source_line: " + std::to_string(readers.size()) + " reader(s) at once, fit error <= " +
+                    std::to_string(static_cast<int>(100 * err)) + "%");
+}
+
 bool measure_call_overhead(bool quick, double* ns, std::string* why) {
     std::error_code ec;
     const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
@@ -621,7 +667,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 2);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 3);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -648,6 +694,16 @@ int run_calibration(const Options& opt) {
     if (alpha >= 0) p.alpha = results[static_cast<std::size_t>(alpha)].cost;
     else if (!results.empty()) p.alpha = results.front().cost;
     p.beta = beta >= 0 ? results[static_cast<std::size_t>(beta)].cost : p.alpha;
+
+    ++g_step;
+    if (alpha >= 0) {
+        std::vector<int> readers;
+        for (int c : links[static_cast<std::size_t>(alpha)].ring)
+            if (c != c0.index) readers.push_back(c);
+        measure_sharers_and_sources(plan, c0.index, readers, &p, notes);
+    } else {
+        notes.push_back("rewrite_line, source_line: one core, not measured; the built-in default's");
+    }
 
     ++g_step;
     const std::size_t copy_bytes = std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2);

@@ -80,6 +80,21 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
 std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
                                const Rounds& rounds, Kernel kernel);
 
+// One writer, `reader_cores` readers: each round the readers copy the
+// writer's lines, and then the writer stores to those lines again (each
+// store first invalidates the readers' copies, as an inline algorithm's
+// copy-in does every call). Per size, the median over rounds of the
+// writer's time to store the lines, ns.
+std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                  const std::vector<std::size_t>& lines, const Rounds& rounds);
+
+// One source, `reader_cores` readers: each round the source writes fresh
+// lines, and then every reader copies its own `lines` of them, all at once
+// (readers that sweep the sources in rank order meet at one source like
+// this). Per size, the median over rounds of (last finish - first start), ns.
+std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
+                                  const std::vector<std::size_t>& lines, const Rounds& rounds);
+
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);
