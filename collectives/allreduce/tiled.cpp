@@ -16,6 +16,12 @@
 // (li_tiled_reduce + li_bcast; working set 2 p m: every input and every
 // receive buffer); plus a_a / p for
 // the top's wait for the broadcast's acknowledgements (the mean over ranks).
+// The members sweep the inputs in rank order, so q - 1 of them meet at one
+// source, as in reduce/tiled.cpp, but busy_source_excess is left out here:
+// replayed against the 16-rank run (docs/results/collectives-np16), it makes
+// the model pick movement_avoiding at 2-4 MiB, whose prediction there is
+// 3-7x low (it slows 5x from 1 to 2 MiB, not understood yet), for a 3x
+// slower call. It goes in once that prediction is right.
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
 // topology whose domains are not rank ranges runs with one domain of all

@@ -51,7 +51,8 @@ double bcast_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const bool across = q.s() > 1;
-    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, q.bytes));
+    return inline_copy_in_cost(q, q.bytes) +
+           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, q.bytes));
 }
 
 }  // namespace hmpi::coll

@@ -97,8 +97,8 @@ inline bool inline_reduction_applies(const CollCtx& ctx, const char** why) noexc
 // The inline algorithms' cost terms (Li-Hoefler parameters, our formulas;
 // docs/model.md). Predictions are the mean over ranks of each rank's time in
 // the call (what benchmarks report): a rank that only writes leaves after
-// its copy-in, which is left out (at most 4 KiB into its own cache: tens of
-// ns, within the call overhead every prediction has).
+// its copy-in (inline_copy_in_cost), and its readers wait for that copy-in
+// too, since the flag is published after it.
 //
 // What a reader does with each line it pulls: fold it into its result (b,
 // B) or copy it out (c, C).
@@ -124,8 +124,17 @@ inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, dou
     return a + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
            m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
 }
+// A writer's copy-in of `bytes` into its inline area. The previous call's
+// readers still hold those lines, so each store first invalidates their
+// copies: rewrite_line per line (params.hpp). Data that fits the flag's own
+// line costs nothing more than the flag handoff (in a). 16 ranks on a
+// 16-core Xeon: Bcast's inline root pays about 17 ns per line this way, 4x
+// what a reader pays to pull a line (docs/results/collectives-np16).
+inline double inline_copy_in_cost(const CostQuery& q, std::size_t bytes) noexcept {
+    return bytes <= kInlinePayloadBytes ? 0.0 : rewrite_cost(q, CostQuery::lines(bytes));
+}
 // The mean over the p ranks when `readers` of them take `read` and the
-// others leave at once.
+// others leave once they have written.
 inline double mean_over_ranks(const CostQuery& q, int readers, double read) noexcept {
     return q.p() > 0 ? read * readers / q.p() : 0.0;
 }

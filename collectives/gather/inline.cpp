@@ -56,7 +56,8 @@ double gather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return mean_over_ranks(q, 1, inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
+    return inline_copy_in_cost(q, q.bytes) +
+           mean_over_ranks(q, 1, inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
 }
 
 }  // namespace hmpi::coll

@@ -64,6 +64,12 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
     return l.a + congested_line_cost(c, l, ws) * t * m;
 }
 
+double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }
+
+double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t ws) noexcept {
+    return std::max(0.0, c.params.source_line * per_source - congested_line_cost(c, l, ws) * t);
+}
+
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept {
     if (q <= 1) return 0;
     const LinkCost& al = c.params.alpha;

@@ -78,6 +78,18 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 
+// Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
+// has no measurement). A writer storing `lines` that other cores hold:
+// rewrite_line per line.
+double rewrite_cost(const CostQuery& c, double lines) noexcept;
+// What a line pulled from a busy source costs beyond the link's congested
+// cost, in a step where t readers pull lines at once and `per_source` of
+// them pull distinct lines from the same core at the same time (readers
+// that sweep the sources in rank order): max(0, source_line * per_source -
+// B*t), with B_mem beyond the cache. Readers in staggered order (one
+// reader per source at a time) pay nothing more.
+double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t ws) noexcept;
+
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept;
@@ -95,7 +107,8 @@ double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
 // Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
-// tile of its own input is in its own cache).
+// tile of its own input is in its own cache). Without busy_source_excess:
+// see allreduce/tiled.cpp.
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 
 }  // namespace hmpi::coll

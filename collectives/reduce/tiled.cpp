@@ -12,7 +12,9 @@
 // reads m lines (P slices of m/P), its own slice of its own input locally,
 // (q-1)/p of them from its domain where q ranks share the bandwidth, the
 // rest across; then the flag round that lets the inputs go:
-//   T = 2 a_a + B_a q m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
+//   T = 2 a_a + (B_a q + X) m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
+// with X = busy_source_excess(p readers, p - 1 at a source), cost.hpp: every
+// rank sweeps the inputs in rank order.
 // (working set (p + 1) m: the inputs and the result).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
@@ -45,7 +47,10 @@ double reduce_tiled_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double p = q.p(), qq = q.q(), m = q.m();
-    double t = 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * qq * m * (qq - 1) / p;
+    // All p ranks sweep the inputs in rank order: p - 1 readers at a source.
+    const double per_line = congested_line_cost(q, q.params.alpha, ws) * qq +
+                            busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, ws);
+    double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;
 }

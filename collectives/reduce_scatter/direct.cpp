@@ -12,7 +12,9 @@
 //   2 a_alpha + B_alpha * p * (p + 1) * m_b     (in cache)
 //   2 a_alpha + B_alpha * p * 3(p - 1) * m_b    (beyond it)
 // (m_b = the largest block in lines; the second a: the flag round so inputs
-// outlive their readers).
+// outlive their readers), plus busy_source_excess (cost.hpp) for each of
+// the (p - 1) m_b lines read from others: every rank sweeps the inputs in
+// rank order, so p - 1 readers meet at each source.
 //
 // MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
 // to its first m_r bytes, which may hold other ranks' blocks of this rank's
@@ -60,7 +62,9 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
-    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb;
+    // The p - 1 lines read from other ranks' inputs meet p - 1 readers at each source.
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb +
+           busy_source_excess(q, q.params.alpha, p, p - 1, ws) * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

@@ -9,7 +9,8 @@
 // lines, p m_b lines read per rank plus the tile written once):
 //   2 a_alpha + B_alpha * p * (p + 1) * m_b
 // versus direct's B_alpha * p * (3p - 2) * m_b when the block does not stay
-// in cache (its destination read and written p - 1 times).
+// in cache (its destination read and written p - 1 times); plus, as there,
+// busy_source_excess for the (p - 1) m_b lines read from others.
 //
 // MPI_IN_PLACE: as direct.cpp (a rank whose block does not start at 0
 // folds into a scratch and copies it into place once everyone has said it
@@ -62,7 +63,8 @@ double reduce_scatter_tiled_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb;
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb +
+           busy_source_excess(q, q.params.alpha, p, p - 1, ws) * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

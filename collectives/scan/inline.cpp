@@ -61,7 +61,9 @@ double prefix_inline_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
     // Rank r pulls r vectors: (p-1)/2 on average, their domain shares as in the whole.
     const double per = (p - 1) / 2.0 / (p - 1);
-    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws));
+    return inline_copy_in_cost(q, q.bytes) +
+           mean_over_ranks(q, p - 1,
+                           inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws));
 }
 
 }  // namespace

@@ -53,8 +53,9 @@ double scatter_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const bool across = q.s() > 1;
-    return mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1,
-                                                      q.bytes * static_cast<std::size_t>(p)));
+    const std::size_t all = q.bytes * static_cast<std::size_t>(p);
+    return inline_copy_in_cost(q, all) +
+           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, all));
 }
 
 }  // namespace hmpi::coll

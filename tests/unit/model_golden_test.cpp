@@ -37,6 +37,14 @@
 //    first range past the inline limit.
 //  - Barrier: flat = a (one flag line), dissemination = a (one round):
 //    equal, and the table's order (flat first) decides.
+//  - The inline algorithms' copy-in (rewrite_line = 12 per line past the
+//    flag's own line) adds 12m on every rank's path, which the inline
+//    figures above leave out: at 4 KiB (m = 64, +768 ns) inline loses.
+//    Allreduce: 200 + 18m = 1352 against dissemination's 784; Bcast: 100 +
+//    13.5m = 964 against one_stage's 492; Reduce: 100 + 15m = 1060 against
+//    binomial's 200 + 6m = 584 (tiled: 592). Below 4 KiB (m <= 8) inline
+//    stays ahead. source_line = 4 moves nothing here: with p = 2 one
+//    reader meets a source, 4 < B t = 6.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -62,6 +70,8 @@ ModelParams made_up_params() {
     p.copy_bandwidth = 6;
     p.nt_copy_bandwidth = 8;
     p.call_overhead = 150;
+    p.rewrite_line = 12;
+    p.source_line = 4;
     p.topology_key = "made-up";
     p.source = "model_golden_test";
     return p;
@@ -127,28 +137,28 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
-        {"allgather", "inline inline inline inline direct direct direct direct"},
-        {"allreduce", "inline inline inline inline movement_avoiding movement_avoiding tiled movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline inline tiled tiled tiled tiled"},
+        {"allgather", "inline inline inline direct direct direct direct direct"},
+        {"allreduce", "inline inline inline dissemination movement_avoiding movement_avoiding tiled movement_avoiding"},
+        {"allreduce(non-commutative)", "inline inline inline tree tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
-        {"bcast", "inline inline inline inline split split split split"},
-        {"gather", "inline inline inline inline parallel parallel parallel parallel"},
-        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
-        {"reduce_scatter_block", "inline inline inline inline direct direct direct direct"},
-        {"scan", "inline inline inline inline linear linear linear linear"},
+        {"bcast", "inline inline inline one_stage split split split split"},
+        {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
+        {"reduce", "inline inline inline binomial tiled tiled tiled tiled"},
+        {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
+        {"scan", "inline inline inline linear linear linear linear linear"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
 }
 
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
-        {"allgather", "inline inline inline inline direct direct direct direct"},
+        {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree movement_avoiding movement_avoiding movement_avoiding"},
         {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tiled tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
-        {"bcast", "inline inline inline inline binomial binomial binomial pipelined"},
+        {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline inline direct direct direct tiled"},
@@ -171,4 +181,53 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"scan", "linear linear linear chained chained chained chained chained"},
         {"scatter", "inline inline direct two_stage two_stage two_stage two_stage two_stage"},
     });
+}
+
+namespace {
+double predicted(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
+                 const char* name) {
+    const CostQuery q{params, topo, k, bytes, true};
+    for (const Prediction& p : predict(k, q))
+        if (std::string(p.algorithm->name) == name) return p.ns;
+    FAIL("no algorithm ", name);
+    return 0;
+}
+}  // namespace
+
+TEST_CASE("the sharer and source terms add what their formulas say, where they apply") {
+    const CommTopology topo = machine(1, 16);
+    ModelParams off = made_up_params(), on = made_up_params();
+    off.rewrite_line = off.source_line = 0;
+    on.rewrite_line = 20;
+    on.source_line = 5;
+    // Inline copy-in: 4 KiB = 64 lines past the flag's own line cost 64 *
+    // rewrite_line, on every rank's path; data in the flag's line, nothing.
+    for (auto [k, name] : {std::pair{CollKind::bcast, "inline"}, std::pair{CollKind::allreduce, "inline"},
+                           std::pair{CollKind::gather, "inline"}}) {
+        INFO(coll_name(k));
+        CHECK(predicted(k, on, topo, 4096, name) - predicted(k, off, topo, 4096, name) == doctest::Approx(64 * 20));
+        CHECK(predicted(k, on, topo, 8, name) == doctest::Approx(predicted(k, off, topo, 8, name)));
+    }
+    // Scatter's root writes every rank's block: 16 x 256 B = 64 lines.
+    CHECK(predicted(CollKind::scatter, on, topo, 256, "inline") - predicted(CollKind::scatter, off, topo, 256, "inline") ==
+          doctest::Approx(64 * 20));
+    // Rank-order sweeps: 15 readers at a source, 5 * 15 = 75 ns per line
+    // against B t = 3 * 16 = 48, so 27 ns more for each of the (p-1) m/p
+    // lines read from other ranks (32 KiB: m = 512, m/p = 32).
+    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 32768, "direct") -
+              predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct") ==
+          doctest::Approx(27.0 * 15 * 32));
+    CHECK(predicted(CollKind::reduce, on, topo, 32768, "tiled") - predicted(CollKind::reduce, off, topo, 32768, "tiled") ==
+          doctest::Approx(27.0 * 512 * 15 / 16));
+    // Staggered readers (one per source at a time) pay nothing more.
+    for (auto [k, name] : {std::pair{CollKind::reduce_scatter_block, "movement_avoiding"},
+                           std::pair{CollKind::alltoall, "pairwise"}}) {
+        INFO(coll_name(k), " ", name);
+        CHECK(predicted(k, on, topo, 32768, name) == doctest::Approx(predicted(k, off, topo, 32768, name)));
+    }
+    // Below B t the source is not the bottleneck: nothing more.
+    ModelParams low = off;
+    low.source_line = 3;  // 45 < 48
+    CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct") ==
+          doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct")));
 }
