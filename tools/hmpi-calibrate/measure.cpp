@@ -184,66 +184,99 @@ double clock_overhead_ns() {
     return median(d);
 }
 
-std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
-                                     const Rounds& rounds, Kernel kernel) {
-    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
-    // Flags on their own lines (SingleWriterFlag is aligned to the false-sharing range).
+namespace {
+
+// The common frame of the writer-reader kernels: one writer core and t
+// readers. Each round the writer runs `write` (timed), publishes, and waits
+// for every reader to have run `read` (each reader timed) before the next
+// round. `round_time` turns one round's times into its sample: the
+// writer's `write`, its publish to its seeing every reader done (the
+// handoff there, the reads, the handoff back), and, with `time_readers`,
+// the readers' (start, end) pairs (two clock reads inside the round trip,
+// which the handoff time of a pair must not include).
+template <class Write, class Read, class RoundTime>
+std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& reader_cores,
+                                       const std::vector<std::size_t>& lines, const Rounds& rounds,
+                                       std::size_t buffer_lines, bool time_readers, Write write, Read read,
+                                       RoundTime round_time) {
+    const std::size_t t = reader_cores.size();
     auto ready = std::make_unique<SingleWriterFlag>();
-    auto ack = std::make_unique<SingleWriterFlag>();
-    // The stamp of a size's last round, stored before that round is
-    // published (so the reader, having seen the stamp, sees it too).
+    std::vector<SingleWriterFlag> done(t);
     std::atomic<std::uint64_t> last_stamp{0};
     std::atomic<double*> src{nullptr};
+    // Per reader, the current round's start and end (read by the writer
+    // after that reader's done flag).
+    std::vector<std::int64_t> start(t), end(t);
     std::vector<double> result(lines.size());
-
     std::thread writer([&] {
         bind(writer_core);
-        Buffer buf(max_lines);
+        Buffer buf(buffer_lines);
         src.store(buf.data, std::memory_order_release);
         std::uint64_t stamp = 0;
         for (std::size_t s = 0; s < lines.size(); ++s) {
             const int warm = warmup_rounds(rounds.rounds[s]);
             const int total = warm + rounds.rounds[s];
             std::vector<double> samples;
-            samples.reserve(static_cast<std::size_t>(rounds.rounds[s]));
             const std::int64_t begin = now_ns();
             for (int r = 0; r < total; ++r) {
-                write_lines(buf.data, lines[s], static_cast<double>(r + 1));
+                const std::int64_t t0 = now_ns();
+                write(buf.data, lines[s], static_cast<double>(r + 1));
+                const std::int64_t written = now_ns();
                 const bool over = r >= warm + rounds.min_rounds - 1 &&
                                   static_cast<double>(now_ns() - begin) > rounds.budget_ns;
                 ++stamp;
                 if (r == total - 1 || over) last_stamp.store(stamp, std::memory_order_relaxed);
                 const std::int64_t t1 = now_ns();
                 ready->publish(stamp);
-                wait_reached(*ack, stamp);
+                for (std::size_t j = 0; j < t; ++j) wait_reached(done[j], stamp);
                 const std::int64_t t2 = now_ns();
-                if (r >= warm) samples.push_back(static_cast<double>(t2 - t1));
+                if (r >= warm)
+                    samples.push_back(round_time(static_cast<double>(written - t0), static_cast<double>(t2 - t1),
+                                                 start, end));
                 if (over) break;
             }
             result[s] = rounds.fastest ? *std::min_element(samples.begin(), samples.end())
                                        : uninterrupted_median(std::move(samples));
         }
-        // The reader has acknowledged the last round: the buffer may go.
     });
-    std::thread reader([&] {
-        bind(reader_core);
-        Buffer acc(max_lines);
-        double* in = nullptr;
-        while (!(in = src.load(std::memory_order_acquire))) cpu_relax();
-        std::uint64_t stamp = 0;
-        for (std::size_t s = 0; s < lines.size(); ++s) {
-            for (;;) {
-                wait_reached(*ready, ++stamp);
-                const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
-                if (lines[s]) run_kernel(kernel, in, acc.data, lines[s]);
-                ack->publish(stamp);
-                if (last) break;
+    std::vector<std::thread> readers;
+    for (std::size_t j = 0; j < t; ++j)
+        readers.emplace_back([&, j] {
+            bind(reader_cores[j]);
+            Buffer acc(buffer_lines);
+            double* in = nullptr;
+            while (!(in = src.load(std::memory_order_acquire))) cpu_relax();
+            std::uint64_t stamp = 0;
+            for (std::size_t s = 0; s < lines.size(); ++s) {
+                for (;;) {
+                    wait_reached(*ready, ++stamp);
+                    const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
+                    if (time_readers) start[j] = now_ns();
+                    read(j, in, acc.data, lines[s]);
+                    if (time_readers) end[j] = now_ns();
+                    done[j].publish(stamp);
+                    if (last) break;
+                }
             }
-        }
-    });
+        });
     writer.join();
-    reader.join();
+    for (auto& th : readers) th.join();
     return result;
+}
+
+}  // namespace
+
+std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                     const Rounds& rounds, Kernel kernel) {
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    return writer_and_readers(
+        writer_core, {reader_core}, lines, rounds, max_lines, false, write_lines,
+        [kernel](std::size_t, const double* in, double* acc, std::size_t n) {
+            if (n) run_kernel(kernel, in, acc, n);
+        },
+        [](double, double handoff_ns, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
+            return handoff_ns;
+        });
 }
 
 std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
@@ -320,88 +353,15 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
     return result;
 }
 
-namespace {
-
-// The common frame of rewrite_times and fan_out_steps: one writer core and
-// t readers. Each round the writer runs `write` (timed), publishes, and
-// waits for every reader to have run `read` (each reader timed) before the
-// next round. `round_time` turns one round's writer time and readers'
-// (start, end) pairs into its sample.
-template <class Write, class Read, class RoundTime>
-std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& reader_cores,
-                                       const std::vector<std::size_t>& lines, const Rounds& rounds,
-                                       std::size_t buffer_lines, Write write, Read read, RoundTime round_time) {
-    const std::size_t t = reader_cores.size();
-    auto ready = std::make_unique<SingleWriterFlag>();
-    std::vector<SingleWriterFlag> done(t);
-    std::atomic<std::uint64_t> last_stamp{0};
-    std::atomic<double*> src{nullptr};
-    // Per reader, the current round's start and end (read by the writer
-    // after that reader's done flag).
-    std::vector<std::int64_t> start(t), end(t);
-    std::vector<double> result(lines.size());
-    std::thread writer([&] {
-        bind(writer_core);
-        Buffer buf(buffer_lines);
-        src.store(buf.data, std::memory_order_release);
-        std::uint64_t stamp = 0;
-        for (std::size_t s = 0; s < lines.size(); ++s) {
-            const int warm = warmup_rounds(rounds.rounds[s]);
-            const int total = warm + rounds.rounds[s];
-            std::vector<double> samples;
-            const std::int64_t begin = now_ns();
-            for (int r = 0; r < total; ++r) {
-                const std::int64_t t0 = now_ns();
-                write(buf.data, lines[s], static_cast<double>(r + 1));
-                const std::int64_t t1 = now_ns();
-                const bool over = r >= warm + rounds.min_rounds - 1 &&
-                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns;
-                ++stamp;
-                if (r == total - 1 || over) last_stamp.store(stamp, std::memory_order_relaxed);
-                ready->publish(stamp);
-                for (std::size_t j = 0; j < t; ++j) wait_reached(done[j], stamp);
-                if (r >= warm) samples.push_back(round_time(static_cast<double>(t1 - t0), start, end));
-                if (over) break;
-            }
-            result[s] = rounds.fastest ? *std::min_element(samples.begin(), samples.end())
-                                       : uninterrupted_median(std::move(samples));
-        }
-    });
-    std::vector<std::thread> readers;
-    for (std::size_t j = 0; j < t; ++j)
-        readers.emplace_back([&, j] {
-            bind(reader_cores[j]);
-            Buffer acc(buffer_lines);
-            double* in = nullptr;
-            while (!(in = src.load(std::memory_order_acquire))) cpu_relax();
-            std::uint64_t stamp = 0;
-            for (std::size_t s = 0; s < lines.size(); ++s) {
-                for (;;) {
-                    wait_reached(*ready, ++stamp);
-                    const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
-                    start[j] = now_ns();
-                    read(j, in, acc.data, lines[s]);
-                    end[j] = now_ns();
-                    done[j].publish(stamp);
-                    if (last) break;
-                }
-            }
-        });
-    writer.join();
-    for (auto& th : readers) th.join();
-    return result;
-}
-
-}  // namespace
 
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, max_lines, write_lines,
+        writer_core, reader_cores, lines, rounds, max_lines, false, write_lines,
         [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
-        [](double writer_ns, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
-            return writer_ns;
+        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
+            return write_ns;
         });
 }
 
@@ -410,10 +370,10 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
     const std::size_t t = reader_cores.size();
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     return writer_and_readers(
-        source_core, reader_cores, lines, rounds, max_lines * t,
+        source_core, reader_cores, lines, rounds, max_lines * t, true,
         [t](double* p, std::size_t n, double v) { write_lines(p, n * t, v); },
         [](std::size_t j, const double* in, double* acc, std::size_t n) { copy_lines(in + j * n * kDoublesPerLine, acc, n); },
-        [](double, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& end) {
+        [](double, double, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& end) {
             return static_cast<double>(*std::max_element(end.begin(), end.end()) -
                                        *std::min_element(start.begin(), start.end()));
         });
