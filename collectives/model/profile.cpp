@@ -358,6 +358,11 @@ ModelParams load_model_params() {
     if (p->topology_key != key)
         return fall_back(path + " was measured on topology " + p->topology_key + ", this machine is " + key);
     p->source = path;
+    // Format 3 requires both (positive): zeros mean a format 2 file.
+    if (p->rewrite_line == 0 && p->source_line == 0)
+        report_event("notice: model profile %s is format 2: it has no rewrite_line and source_line, so the model "
+                     "leaves those terms out; run hmpi-calibrate again",
+                     path.c_str());
     return *p;
 }
 

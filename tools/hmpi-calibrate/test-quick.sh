@@ -5,7 +5,7 @@
 # not cheaper than cache, measured on this machine's topology); the runtime
 # loads it through HMPI_PROFILE without a notice, and falls back to the
 # default with exactly one notice line when the named file is missing or
-# malformed.
+# malformed. A format 2 profile is used, with one notice.
 #
 # usage: test-quick.sh HMPI_CALIBRATE HMPI_INFO SCRATCH_DIR
 set -u
@@ -27,6 +27,8 @@ grep -q '^hmpi-calibrate: \[1/' "$dir/progress.txt" || fail "no numbered progres
 cat "$profile"
 "$calibrate" --check "$profile" || fail "the profile is not sane"
 grep -q '^call_overhead ' "$profile" || fail "no call_overhead (measured with hmpi-call-overhead under hmpirun)"
+grep -q '^rewrite_line ' "$profile" || fail "no rewrite_line"
+grep -q '^source_line ' "$profile" || fail "no source_line"
 
 # The runtime uses it, silently.
 HMPI_PROFILE=$profile "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
@@ -43,6 +45,15 @@ for p in "$dir/missing.txt" "$dir/bad.txt"; do
   [ "$(grep -c 'notice: no model profile' "$dir/params.err")" -eq 1 ] || fail "not exactly one notice for $p"
 done
 "$calibrate" --check "$dir/bad.txt" && fail "--check accepted a malformed profile"
+
+# A format 2 profile (before rewrite_line and source_line) is used, with
+# one notice saying those terms are left out.
+sed -e 's/^format 3$/format 2/' -e '/^rewrite_line /d' -e '/^source_line /d' "$profile" >"$dir/format2.txt"
+HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
+cat "$dir/params.err"
+grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
+grep -q "not in this profile" "$dir/params.txt" || fail "hmpi-info does not say the terms are missing"
+[ "$(grep -c 'notice: model profile .* is format 2' "$dir/params.err")" -eq 1 ] || fail "not exactly one format 2 notice"
 
 # A profile of another topology is not sane here (and not used).
 sed 's/^topology_key .*/topology_key other-machine/' "$profile" >"$dir/other.txt"
