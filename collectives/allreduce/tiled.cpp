@@ -17,11 +17,8 @@
 // receive buffer); plus a_a / p for
 // the top's wait for the broadcast's acknowledgements (the mean over ranks).
 // The members sweep the inputs in rank order, so q - 1 of them meet at one
-// source, as in reduce/tiled.cpp, but busy_source_excess is left out here:
-// replayed against the 16-rank run (docs/results/collectives-np16), it makes
-// the model pick movement_avoiding at 2-4 MiB, whose prediction there is
-// 3-7x low (it slows 5x from 1 to 2 MiB, not understood yet), for a 3x
-// slower call. It goes in once that prediction is right.
+// source: busy_source_excess (cost.hpp) on each of the m (q-1)/q lines a
+// member reads from the others.
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
 // topology whose domains are not rank ranges runs with one domain of all
@@ -174,8 +171,10 @@ CollTask allreduce_tiled(CollCtx& ctx) {
 double allreduce_tiled_cost(const CostQuery& q) {
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
-    return li_tiled_reduce(q, q.q(), q.s(), m, ws) + li_bcast(q, q.q(), q.s(), m, ws) +
-           (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+    const int qq = q.q();
+    return li_tiled_reduce(q, qq, q.s(), m, ws) +
+           busy_source_excess(q, q.params.alpha, qq, qq - 1, q.bytes, ws) * m * (qq - 1) / qq +
+           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

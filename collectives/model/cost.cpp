@@ -66,7 +66,9 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
 
 double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }
 
-double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t ws) noexcept {
+double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,
+                          std::size_t ws) noexcept {
+    if (c.topo.l2_bytes != 0 && source_bytes >= c.topo.l2_bytes) return 0.0;
     return std::max(0.0, c.params.source_line * per_source - congested_line_cost(c, l, ws) * t);
 }
 

@@ -87,8 +87,11 @@ double rewrite_cost(const CostQuery& c, double lines) noexcept;
 // them pull distinct lines from the same core at the same time (readers
 // that sweep the sources in rank order): max(0, source_line * per_source -
 // B*t), with B_mem beyond the cache. Readers in staggered order (one
-// reader per source at a time) pay nothing more.
-double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t ws) noexcept;
+// reader per source at a time) pay nothing more. Only while the data each
+// source serves (`source_bytes`) fits its L2: larger data has gone out to
+// the shared L3 or memory, whose slices serve the readers in parallel.
+double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,
+                          std::size_t ws) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
@@ -107,8 +110,8 @@ double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
 // Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
-// tile of its own input is in its own cache). Without busy_source_excess:
-// see allreduce/tiled.cpp.
+// tile of its own input is in its own cache). busy_source_excess is the
+// caller's to add (allreduce/tiled.cpp).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 
 }  // namespace hmpi::coll

@@ -49,7 +49,7 @@ double reduce_tiled_cost(const CostQuery& q) {
     const double p = q.p(), qq = q.q(), m = q.m();
     // All p ranks sweep the inputs in rank order: p - 1 readers at a source.
     const double per_line = congested_line_cost(q, q.params.alpha, ws) * qq +
-                            busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, ws);
+                            busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, q.bytes, ws);
     double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;

@@ -64,7 +64,7 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
     // The p - 1 lines read from other ranks' inputs meet p - 1 readers at each source.
     return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb +
-           busy_source_excess(q, q.params.alpha, p, p - 1, ws) * (p - 1) * mb;
+           busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws) * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

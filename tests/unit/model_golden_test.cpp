@@ -155,7 +155,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree movement_avoiding movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tiled tiled tiled"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tree tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -219,6 +219,17 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
           doctest::Approx(27.0 * 15 * 32));
     CHECK(predicted(CollKind::reduce, on, topo, 32768, "tiled") - predicted(CollKind::reduce, off, topo, 32768, "tiled") ==
           doctest::Approx(27.0 * 512 * 15 / 16));
+    // Tiled Allreduce: the q - 1 other members of the domain at a source.
+    CHECK(predicted(CollKind::allreduce, on, topo, 32768, "tiled") -
+              predicted(CollKind::allreduce, off, topo, 32768, "tiled") ==
+          doctest::Approx(27.0 * 512 * 15 / 16));
+    // Once a rank's input fills its L2 (512 KiB here) the source no longer
+    // serves it from there: nothing more.
+    for (std::size_t bytes : {std::size_t{512} << 10, std::size_t{2} << 20})
+        CHECK(predicted(CollKind::reduce_scatter_block, on, topo, bytes, "direct") ==
+              doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, bytes, "direct")));
+    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 256 << 10, "direct") >
+          predicted(CollKind::reduce_scatter_block, off, topo, 256 << 10, "direct"));
     // Staggered readers (one per source at a time) pay nothing more.
     for (auto [k, name] : {std::pair{CollKind::reduce_scatter_block, "movement_avoiding"},
                            std::pair{CollKind::alltoall, "pairwise"}}) {
