@@ -46,7 +46,7 @@ int usage() {
                  "usage: hmpi-info --algorithms [COLLECTIVE]\n"
                  "       hmpi-info --topology [-n NP] [--machine SxQ[,l2=SIZE][,l3=SIZE]]\n"
                  "       hmpi-info --params [--profile FILE]\n"
-                 "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,...] [--non-commutative] [--csv]\n"
+                 "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,... (K/M/G allowed)] [--non-commutative] [--csv]\n"
                  "                 [--machine SxQ[,l2=SIZE][,l3=SIZE]] [--profile FILE]\n"
                  "  --algorithms             list every collective's algorithms\n"
                  "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n"
@@ -224,11 +224,19 @@ int main(int argc, char** argv) {
             np = std::atoi(argv[++i]);
             if (np < 1) return usage();
         } else if (a == "--sizes" && i + 1 < argc) {
-            for (char* s = argv[++i]; *s;) {
-                char* end;
-                sizes.push_back(std::strtoull(s, &end, 10));
-                if (end == s) return usage();
-                s = *end == ',' ? end + 1 : end;
+            // Comma-separated byte counts, each with an optional K/M/G.
+            const std::string list = argv[++i];
+            for (std::size_t at = 0; at <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', at), list.size());
+                const std::string one = list.substr(at, comma - at);
+                long long v = 0;
+                if (!hmpi::parse_scaled_int(one.c_str(), &v) || v < 0) {
+                    std::fprintf(stderr, "hmpi-info: bad size '%s' in --sizes (want B1,B2,... with optional K/M/G)\n",
+                                 one.c_str());
+                    return 2;
+                }
+                sizes.push_back(static_cast<std::size_t>(v));
+                at = comma + 1;
             }
         } else if (a == "--machine" && i + 1 < argc) {
             machine.emplace();

@@ -2,7 +2,8 @@
 # ctest tools.info_replay: hmpi-info replays the model for a machine measured
 # elsewhere. --machine builds the made-up topology it names, --profile loads
 # a profile whatever topology it was measured on, and both change the
-# predictions; bad values are refused with a message and exit status 2.
+# predictions; sizes take K/M/G; bad values are refused with a message and
+# exit status 2.
 #
 # usage: test-info-replay.sh HMPI_INFO PROFILE SCRATCH_DIR
 set -u
@@ -35,6 +36,15 @@ cmp -s "$dir/replay.csv" "$dir/default.csv" && fail "--profile did not change th
 "$info" --model allreduce --machine 2x8,l2=2M,l3=300M --profile "$profile" --csv --sizes $sizes >"$dir/two.csv" ||
   fail "replay on 2x8 failed"
 cmp -s "$dir/replay.csv" "$dir/two.csv" && fail "--machine did not change the predictions"
+
+# Sizes take K/M/G like the rest: the same predictions as in bytes.
+# shellcheck disable=SC2086
+"$info" --model allreduce $m16 --profile "$profile" --csv --sizes 8,4K,1M >"$dir/scaled.csv" || fail "K/M sizes refused"
+cmp -s "$dir/replay.csv" "$dir/scaled.csv" || fail "8,4K,1M did not give what 8,4096,1048576 gives"
+for bad in 8,x 8,,16 -8; do
+  "$info" --model allreduce --sizes "$bad" >"$dir/out.txt" 2>"$dir/err.txt" && fail "--sizes $bad accepted"
+  grep -q "bad size" "$dir/err.txt" || fail "no message for --sizes $bad: $(cat "$dir/err.txt")"
+done
 
 for bad in 0x4 4 2x8,l4=1M 2x8,l2=lots; do
   "$info" --model allreduce --machine "$bad" >"$dir/out.txt" 2>"$dir/err.txt" && fail "--machine $bad accepted"
