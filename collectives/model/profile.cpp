@@ -110,7 +110,8 @@ std::string size_text(hwloc_uint64_t bytes) {
 // AMD EPYC guest of 2026-11-26 (hmpi-call-overhead), rounded up. The copy
 // costs c, C, c_mem, C_mem are about half the reduction's b, B, b_mem, B_mem
 // (not measured on that machine). rewrite_line and source_line: hmpi-calibrate
-// on that guest (one reader) gave 34.6 and 2.59 ns per line, rounded up;
+// on that guest (one reader) gave 6.9-34.6 and 2.50-2.62 ns per line: the
+// upper end, rounded up;
 // the 16-core Xeon's benchmark run fits 10 and 1.2 (docs/model.md).
 ModelParams default_model_params() {
     ModelParams p;

@@ -423,55 +423,49 @@ void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, s
         }
 }
 
-// The model's call_overhead: runs hmpi-call-overhead (built next to this
-// tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
-// it prints. False, with the reason, if that fails.
 // rewrite_line and source_line (params.hpp): the slope, over a few sizes, of
 // a writer's stores to lines every reader of its domain has just copied
 // (the inline copy-in: its area is at most 64 lines), and of the time all
 // those readers take to copy distinct lines of one source at once, divided
-// by their number.
+// by their number. Floors keep both positive (a profile needs that) when
+// noise flattens a fit.
 void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector<int>& readers,
                                  coll::ModelParams* p, std::vector<std::string>& notes) {
+    // The fitted ns per line of `times` over `lines`, with progress and a note.
+    auto slope = [&](const char* what, const char* unit, const std::vector<std::size_t>& lines,
+                     const std::vector<double>& times, double per) {
+        std::vector<double> x, y, dropped;
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            x.push_back(static_cast<double>(lines[i]));
+            y.push_back(times[i]);
+            progress("%s: m=%zu lines: %.1f ns (%.2f %s)", what, lines[i], times[i],
+                     times[i] / static_cast<double>(lines[i]) / per, unit);
+        }
+        double a = 0, b = 0;
+        const double err = robust_fit(x, y, &a, &b, &dropped);
+        notes.push_back(std::string(what) + ": " + std::to_string(readers.size()) + " reader(s) of core " +
+                        std::to_string(writer) + ", fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
+        return b / per;
+    };
     const std::vector<std::size_t> rw = {8, 16, 32, 64}, fo = {16, 64, 256};
-    std::vector<double> x, y, dropped;
-    progress("sharers: core %d stores to %zu..%zu lines that %zu reader(s) have just copied", writer, rw.front(),
-             rw.back(), readers.size());
+    progress("rewrite_line: core %d stores to %zu..%zu lines that %zu reader(s) have just copied", writer,
+             rw.front(), rw.back(), readers.size());
     const std::vector<double> rt =
         over_passes(plan.passes, [&] { return rewrite_times(writer, readers, rw, rounds_for(plan, rw)); });
-    for (std::size_t i = 0; i < rw.size(); ++i) {
-        x.push_back(static_cast<double>(rw[i]));
-        y.push_back(rt[i]);
-        progress("sharers: m=%zu lines: %.1f ns (%.2f ns/line)", rw[i], rt[i], rt[i] / static_cast<double>(rw[i]));
-    }
-    double a = 0, b = 0;
-    double err = robust_fit(x, y, &a, &b, &dropped);
-    // A store is never free: at least what the fit's mean gives per line.
-    p->rewrite_line = std::max(b, 0.1);
-    progress("sharers: rewrite_line = %.2f ns/line (fit error <= %.0f%%)", p->rewrite_line, 100 * err);
-    notes.push_back("rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " + std::to_string(writer) +
-                    "'s lines, fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
+    p->rewrite_line = std::max(slope("rewrite_line", "ns/line", rw, rt, 1.0), 0.1);
+    progress("rewrite_line = %.2f ns/line", p->rewrite_line);
 
-    const auto t = static_cast<double>(readers.size());
-    progress("sources: %zu reader(s) copy %zu..%zu distinct lines each from core %d at once", readers.size(),
+    progress("source_line: %zu reader(s) copy %zu..%zu distinct lines each from core %d at once", readers.size(),
              fo.front(), fo.back(), writer);
     const std::vector<double> ft =
         over_passes(plan.passes, [&] { return fan_out_steps(writer, readers, fo, rounds_for(plan, fo)); });
-    x.clear();
-    y.clear();
-    for (std::size_t i = 0; i < fo.size(); ++i) {
-        x.push_back(static_cast<double>(fo[i]));
-        y.push_back(ft[i]);
-        progress("sources: m=%zu lines each: %.1f ns (%.2f ns/line/reader)", fo[i], ft[i],
-                 ft[i] / static_cast<double>(fo[i]) / t);
-    }
-    err = robust_fit(x, y, &a, &b, &dropped);
-    p->source_line = std::max(b / t, 0.01);
-    progress("sources: source_line = %.3f ns/line/reader (fit error <= %.0f%%)", p->source_line, 100 * err);
-    notes.push_back("source_line: " + std::to_string(readers.size()) + " reader(s) at once, fit error <= " +
-                    std::to_string(static_cast<int>(100 * err)) + "%");
+    p->source_line = std::max(slope("source_line", "ns/line/reader", fo, ft, static_cast<double>(readers.size())), 0.01);
+    progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
+// The model's call_overhead: runs hmpi-call-overhead (built next to this
+// tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
+// it prints. False, with the reason, if that fails.
 bool measure_call_overhead(bool quick, double* ns, std::string* why) {
     std::error_code ec;
     const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
