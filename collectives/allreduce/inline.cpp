@@ -35,11 +35,9 @@ CollTask allreduce_inline(CollCtx& ctx) {
     std::memcpy(mine, input_of(me).buf, bytes);
     ctx.publish(kInlineFlag, 1);
     int rc = MPI_SUCCESS;
-    for (int r = 0; r < p; ++r) {
-        if (r == rank) continue;
-        CO_WAIT_UNTIL(inline_ready(ctx, r));
-        if (inline_of(ctx, r).bytes != bytes) rc = MPI_ERR_TRUNCATE;  // ranks passed different counts
-    }
+    CO_WAIT_UNTIL(ctx.all_reached_in(0, p, kInlineFlag, 1, rank));
+    for (int r = 0; r < p; ++r)
+        if (r != rank && inline_of(ctx, r).bytes != bytes) rc = MPI_ERR_TRUNCATE;  // ranks passed different counts
     if (rc != MPI_SUCCESS) co_return rc;
     // This rank's operand is its inline copy, so an in-place receive buffer
     // may be overwritten from the start.

@@ -63,7 +63,7 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
                 reduce_data(op, tmp, acc, n, type);
             }
         } else {
-            for (int i = 0; i < k; ++i) CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+            CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
             child_into(acc, k - 1);
             for (int i = k - 2; i >= 0; --i) {
                 child_into(tmp, i);
@@ -97,7 +97,7 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
             reduce_data(op, ctx.scratch_of(tp.children[i]), dst, n, type);
         }
     } else {
-        for (int i = 0; i < k; ++i) CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+        CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
         auto operand = [&](int i) -> Operand {
             if (i == 0) return mine;
             return {ctx.scratch_of(tp.children[i - 1]), &type};

@@ -27,7 +27,7 @@ CollTask barrier_tree(CollCtx& ctx) {
     o.radix = kReductionKnobs.tree_radix;
     o.rank_order = false;
     const TreePlace tp = tree_place(ctx.topology(), rank, o);
-    for (int i = 0; i < tp.children.size(); ++i) CO_WAIT_UNTIL(ctx.reached(tp.children[i], 1, 1));
+    CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
     if (tp.parent >= 0) ctx.publish_to(1, 1, tp.parent);
 
     const CostQuery q = query_of(ctx);

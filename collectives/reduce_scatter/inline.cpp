@@ -40,11 +40,9 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
     // collective's writers (a vector shorter than p leaves most ranks
     // without a block).
     if (n == 0) co_return MPI_SUCCESS;
-    for (int r = 0; r < p; ++r) {
-        if (r == rank) continue;
-        CO_WAIT_UNTIL(inline_ready(ctx, r));
-        if (inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
-    }
+    CO_WAIT_UNTIL(ctx.all_reached_in(0, p, kInlineFlag, 1, rank));
+    for (int r = 0; r < p; ++r)
+        if (r != rank && inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
     // Operands are the inline copies (this rank's too), so an in-place
     // receive buffer may be overwritten from the start.
     const std::size_t offset = data_bytes(first, type);
