@@ -2,8 +2,10 @@
 // reduce-broadcast", Fig. 9). Within each cache domain the vector is cut
 // into one tile per member, at cache-line granularity (tile boundaries on
 // multiples of 64 bytes from the buffer start, so no two ranks write one
-// line); member i folds tile i of every domain member's input, in rank
-// order, into its domain leader's receive buffer, a strip of
+// line); member i folds tile i of every domain member's input into its
+// domain leader's receive buffer (a commutative op from member i's own input
+// on, so the members read from different sources at once; any other in
+// rank order), a strip of
 // strip_bytes (knobs.hpp) at a time so the partial stays in cache while the
 // inputs stream past. Across domains the domain partials are combined by an
 // n-ary tree of domains, every member carrying its own tile (so q reductions
@@ -16,9 +18,9 @@
 // (li_tiled_reduce + li_bcast; working set 2 p m: every input and every
 // receive buffer); plus a_a / p for
 // the top's wait for the broadcast's acknowledgements (the mean over ranks).
-// The members sweep the inputs in rank order, so q - 1 of them meet at one
-// source: busy_source_excess (cost.hpp) on each of the m (q-1)/q lines a
-// member reads from the others.
+// A non-commutative op's members sweep the inputs in rank order, so q - 1
+// of them meet at one source: busy_source_excess (cost.hpp) on each of the
+// m (q-1)/q lines a member reads from the others.
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
 // topology whose domains are not rank ranges runs with one domain of all
@@ -114,7 +116,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
             void* dst = element_at(leader.recvbuf, a, *leader.recvtype);
             auto x = [&](int i) { return at(input_of(ctx.args_of(group[static_cast<std::size_t>(i)])), a); };
             if (!leader_in_place || op.commutative) {
-                reduce_in_order(op, type, len, 0, qd, x, dst, *leader.recvtype, leader_in_place ? 0 : -1);
+                reduce_staggered(op, type, len, 0, qd, x, dst, *leader.recvtype, leader_in_place ? 0 : -1, pos);
             } else if (qd > 1) {
                 // dst holds x_0: fold x_1 .. x_{q-1} apart, then apply x_0 from the left.
                 void* right = strip_scratch.data();
@@ -172,8 +174,8 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
     const int qq = q.q();
-    return li_tiled_reduce(q, qq, q.s(), m, ws) +
-           busy_source_excess(q, q.params.alpha, qq, qq - 1, q.bytes, ws) * m * (qq - 1) / qq +
+    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, qq, qq - 1, q.bytes, ws);
+    return li_tiled_reduce(q, qq, q.s(), m, ws) + busy * m * (qq - 1) / qq +
            li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 

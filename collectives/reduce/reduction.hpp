@@ -115,4 +115,41 @@ int reduce_in_order(const Op& op, const Datatype& type, std::int64_t n, int firs
     return MPI_SUCCESS;
 }
 
+// The same result for a commutative op, folded from operand `start` on:
+// start, start + 1, ..., last - 1, first, ..., start - 1 (a non-commutative
+// op keeps rank order: reduce_in_order). Ranks that fold slices of the
+// same inputs at once each start at their own index, so at any moment each
+// source core serves about one reader; in rank order all of them would pull
+// from one core at a time (docs/model.md, "Busy sources"). Floating-point
+// bits depend on the order, so use it where one rank computes each result
+// element (a reduce-scatter's blocks, a tiled reduction's tiles).
+template <class Inputs>
+int reduce_staggered(const Op& op, const Datatype& type, std::int64_t n, int first, int last, Inputs x, void* dst,
+                     const Datatype& dst_type, int alias, int start) {
+    if (!op.commutative) return reduce_in_order(op, type, n, first, last, x, dst, dst_type, alias);
+    if (n <= 0 || last <= first) return MPI_SUCCESS;
+    if (alias < first || alias >= last) alias = -1;
+    const int len = last - first;
+    const int offset = ((start - first) % len + len) % len;
+    auto nth = [&](int k) { return first + (offset + k) % len; };
+    int k = 0;
+    if (alias < 0) {
+        if (len == 1) {
+            const Operand o = x(first);
+            copy_data(o.buf, n, *o.type, dst, n, dst_type);
+            return MPI_SUCCESS;
+        }
+        const Operand a = x(nth(0)), b = x(nth(1));
+        reduce_data3(op, a.buf, b.buf, dst, n, type);
+        k = 2;
+    }
+    for (; k < len; ++k) {
+        const int i = nth(k);
+        if (i == alias) continue;
+        const Operand o = x(i);
+        reduce_data(op, o.buf, dst, n, type);
+    }
+    return MPI_SUCCESS;
+}
+
 }  // namespace hmpi::coll

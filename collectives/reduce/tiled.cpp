@@ -1,6 +1,8 @@
 // Tiled reduction: the vector is cut into P slices of nearly equal element
-// counts; rank k folds slice k of every rank's input, in rank order, straight
-// into slice k of the root's receive buffer. A reduce-scatter whose results
+// counts; rank k folds slice k of every rank's input straight into slice k
+// of the root's receive buffer: a commutative op from its own input on
+// (reduce_staggered, so the ranks read from different sources at once), any
+// other in rank order. A reduce-scatter whose results
 // land where MPI_Reduce wants them, through shared memory (the
 // reduce-scatter stage of Li, Hoefler et al., Section 2.4, without the
 // allgather: the root's buffer is the gather target).
@@ -13,8 +15,8 @@
 // (q-1)/p of them from its domain where q ranks share the bandwidth, the
 // rest across; then the flag round that lets the inputs go:
 //   T = 2 a_a + (B_a q + X) m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
-// with X = busy_source_excess(p readers, p - 1 at a source), cost.hpp: every
-// rank sweeps the inputs in rank order.
+// with X = busy_source_excess(p readers, p - 1 at a source), cost.hpp, for
+// a non-commutative op, whose ranks all sweep the inputs in rank order.
 // (working set (p + 1) m: the inputs and the result).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
@@ -35,9 +37,10 @@ CollTask reduce_tiled(CollCtx& ctx) {
     const CollCall& at_root = ctx.args_of(root);
     const std::int64_t lo = slice_begin(me.sendcount, ctx.rank(), p);
     const std::int64_t hi = slice_begin(me.sendcount, ctx.rank() + 1, p);
-    const int rc = reduce_in_order(
+    const int rc = reduce_staggered(
         *me.op, *me.sendtype, hi - lo, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), lo); },
-        element_at(at_root.recvbuf, lo, *at_root.recvtype), *at_root.recvtype, at_root.in_place ? root : -1);
+        element_at(at_root.recvbuf, lo, *at_root.recvtype), *at_root.recvtype, at_root.in_place ? root : -1,
+        ctx.rank());
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     co_return rc;
@@ -47,9 +50,10 @@ double reduce_tiled_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double p = q.p(), qq = q.q(), m = q.m();
-    // All p ranks sweep the inputs in rank order: p - 1 readers at a source.
-    const double per_line = congested_line_cost(q, q.params.alpha, ws) * qq +
-                            busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, q.bytes, ws);
+    // In rank order (a non-commutative op) all p ranks meet at one source.
+    const double per_line =
+        congested_line_cost(q, q.params.alpha, ws) * qq +
+        (q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, q.bytes, ws));
     double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;

@@ -1,5 +1,5 @@
 // Direct reduce-scatter: every rank folds its own block of every rank's
-// input, in rank order, reading the inputs where they are (the
+// input, reading the inputs where they are (the
 // reduce-scatter stage of Li, Hoefler et al., Section 2.4, with the blocks
 // the caller chose instead of equal slices).
 //
@@ -12,9 +12,11 @@
 //   2 a_alpha + B_alpha * p * (p + 1) * m_b     (in cache)
 //   2 a_alpha + B_alpha * p * 3(p - 1) * m_b    (beyond it)
 // (m_b = the largest block in lines; the second a: the flag round so inputs
-// outlive their readers), plus busy_source_excess (cost.hpp) for each of
-// the (p - 1) m_b lines read from others: every rank sweeps the inputs in
-// rank order, so p - 1 readers meet at each source.
+// outlive their readers). A commutative op's fold starts at the rank's own
+// input and goes on from there (reduce_staggered), so the ranks reading at
+// once read from different sources. A non-commutative op's fold keeps rank
+// order, so p - 1 readers meet at each source: plus busy_source_excess
+// (cost.hpp) for each of the (p - 1) m_b lines read from others.
 //
 // MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
 // to its first m_r bytes, which may hold other ranks' blocks of this rank's
@@ -43,14 +45,14 @@ CollTask reduce_scatter_direct(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
     if (!me.in_place || first == 0) {
         // Nobody else reads [0, n) of an in-place input whose block starts at 0.
-        const int rc = reduce_in_order(*me.op, type, n, 0, p, my_block, me.recvbuf, *me.recvtype,
-                                       me.in_place ? rank : -1);
+        const int rc = reduce_staggered(*me.op, type, n, 0, p, my_block, me.recvbuf, *me.recvtype,
+                                        me.in_place ? rank : -1, rank);
         ctx.publish(1, 1);
         CO_WAIT_UNTIL(ctx.all_reached(1, 1));
         co_return rc;
     }
     TypedScratch result(n, type);
-    int rc = reduce_in_order(*me.op, type, n, 0, p, my_block, result.data(), type, -1);
+    int rc = reduce_staggered(*me.op, type, n, 0, p, my_block, result.data(), type, -1, rank);
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     if (int e = copy_data(result.data(), n, type, me.recvbuf, n, *me.recvtype)) rc = e;
@@ -62,9 +64,10 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
-    // The p - 1 lines read from other ranks' inputs meet p - 1 readers at each source.
+    // In rank order, the lines read from other ranks' inputs meet p - 1 readers at each source.
+    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws);
     return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb +
-           busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws) * (p - 1) * mb;
+           busy * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

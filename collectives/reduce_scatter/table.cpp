@@ -10,14 +10,16 @@ namespace hmpi::coll {
 
 namespace {
 // All but movement_avoiding take any op, commutative or not, and any type
-// the op is defined on; movement_avoiding folds in a rotated rank order.
+// the op is defined on; movement_avoiding folds in a rotated rank order, as
+// direct and tiled do for a commutative op (reduce_staggered).
 const CollAlgorithm kReduceScatter[] = {
-    {"direct", "each rank folds its own block of every input in rank order (Li-Hoefler 2.4, reduce-scatter)",
+    {"direct", "each rank folds its own block of every input, from its own on for a commutative op (Li-Hoefler 2.4, "
+               "reduce-scatter)",
      intra_only, reduce_scatter_direct, reduce_scatter_direct_cost},
     {"reduce_then_scatter", "rank 0 folds every input, then writes each rank's block (Li-Hoefler 2.4, one-stage)",
      intra_only, reduce_scatter_then_scatter, reduce_scatter_then_scatter_cost},
-    {"tiled", "each rank folds its own block of every input in rank order, one cache-sized tile at a time "
-              "(Li-Hoefler 2.4, tiled)",
+    {"tiled", "each rank folds its own block of every input, from its own on for a commutative op, one "
+              "cache-sized tile at a time (Li-Hoefler 2.4, tiled)",
      intra_only, reduce_scatter_tiled, reduce_scatter_tiled_cost},
     {"movement_avoiding", "staggered: each rank folds only its own input into the blocks' owners, one after another "
                           "(YHCCL 3.3; commutative ops)",

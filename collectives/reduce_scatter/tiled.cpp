@@ -1,6 +1,7 @@
 // Tiled reduce-scatter (Li, Hoefler et al., Section 2.4, the tiled
 // reduction applied to each rank's own block): like direct.cpp, rank r
-// folds block r of every rank's input in rank order, but tile by tile
+// folds block r of every rank's input (a commutative op from its own
+// input on, staggered; any other in rank order), but tile by tile
 // (knobs::kReduceScatterTileBytes): all p inputs of one tile are folded
 // before the next tile starts, so the destination tile stays in L1/L2
 // instead of being streamed through p times.
@@ -9,14 +10,15 @@
 // lines, p m_b lines read per rank plus the tile written once):
 //   2 a_alpha + B_alpha * p * (p + 1) * m_b
 // versus direct's B_alpha * p * (3p - 2) * m_b when the block does not stay
-// in cache (its destination read and written p - 1 times); plus, as there,
-// busy_source_excess for the (p - 1) m_b lines read from others.
+// in cache (its destination read and written p - 1 times); plus, as there
+// and for a non-commutative op only, busy_source_excess for the (p - 1) m_b
+// lines read from others.
 //
 // MPI_IN_PLACE: as direct.cpp (a rank whose block does not start at 0
 // folds into a scratch and copies it into place once everyone has said it
 // read all inputs).
 //
-// Any op, commutative or not (the fold is in rank order per tile).
+// Any op, commutative or not.
 //
 // Flags: flag 1 step 1 = "I read no input any more"; every rank waits for
 // all of them before returning (and, in place, before writing its result).
@@ -48,8 +50,8 @@ CollTask reduce_scatter_tiled(CollCtx& ctx) {
     for (std::int64_t lo = 0; lo < n; lo += tile) {
         const std::int64_t len = std::min(tile, n - lo);
         auto tile_of = [&](int r) { return at(input_of(ctx.args_of(r)), first + lo); };
-        if (int e = reduce_in_order(*me.op, type, len, 0, p, tile_of, element_at(dst, lo, dst_type), dst_type,
-                                    me.in_place && direct_in_place ? rank : -1))
+        if (int e = reduce_staggered(*me.op, type, len, 0, p, tile_of, element_at(dst, lo, dst_type), dst_type,
+                                     me.in_place && direct_in_place ? rank : -1, rank))
             rc = e;
     }
     ctx.publish(1, 1);
@@ -63,8 +65,8 @@ double reduce_scatter_tiled_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb +
-           busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws) * (p - 1) * mb;
+    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws);
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb + busy * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

@@ -151,6 +151,12 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     });
 }
 
+// Reduce_scatter_block at 4 KiB (m = 64, m_b = 4): direct = 2a + B p (p+1)
+// m_b = 400 + 3 * 16 * 17 * 4 = 3664, ahead of inline. A commutative op's
+// folds are staggered (reduce_staggered), so direct pays no busy-source
+// term; in rank order it would add (source_line * 15 - B * 16) = 12 ns on
+// each of the (p-1) m_b = 60 lines read from others, 720 ns, and inline
+// would win.
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -161,7 +167,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
-        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline inline direct direct direct tiled"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct direct direct direct tiled"},
         {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct direct"},
     });
@@ -185,8 +191,8 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
 
 namespace {
 double predicted(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
-                 const char* name) {
-    const CostQuery q{params, topo, k, bytes, true};
+                 const char* name, bool commutative = true) {
+    const CostQuery q{params, topo, k, bytes, commutative};
     for (const Prediction& p : predict(k, q))
         if (std::string(p.algorithm->name) == name) return p.ns;
     FAIL("no algorithm ", name);
@@ -211,34 +217,41 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     // Scatter's root writes every rank's block: 16 x 256 B = 64 lines.
     CHECK(predicted(CollKind::scatter, on, topo, 256, "inline") - predicted(CollKind::scatter, off, topo, 256, "inline") ==
           doctest::Approx(64 * 20));
-    // Rank-order sweeps: 15 readers at a source, 5 * 15 = 75 ns per line
-    // against B t = 3 * 16 = 48, so 27 ns more for each of the (p-1) m/p
-    // lines read from other ranks (32 KiB: m = 512, m/p = 32).
-    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 32768, "direct") -
-              predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct") ==
+    // Rank-order sweeps (a non-commutative op): 15 readers at a source,
+    // 5 * 15 = 75 ns per line against B t = 3 * 16 = 48, so 27 ns more for
+    // each of the (p-1) m/p lines read from other ranks (32 KiB: m = 512,
+    // m/p = 32).
+    const bool rank_order = false;
+    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 32768, "direct", rank_order) -
+              predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order) ==
           doctest::Approx(27.0 * 15 * 32));
-    CHECK(predicted(CollKind::reduce, on, topo, 32768, "tiled") - predicted(CollKind::reduce, off, topo, 32768, "tiled") ==
+    CHECK(predicted(CollKind::reduce, on, topo, 32768, "tiled", rank_order) -
+              predicted(CollKind::reduce, off, topo, 32768, "tiled", rank_order) ==
           doctest::Approx(27.0 * 512 * 15 / 16));
     // Tiled Allreduce: the q - 1 other members of the domain at a source.
-    CHECK(predicted(CollKind::allreduce, on, topo, 32768, "tiled") -
-              predicted(CollKind::allreduce, off, topo, 32768, "tiled") ==
+    CHECK(predicted(CollKind::allreduce, on, topo, 32768, "tiled", rank_order) -
+              predicted(CollKind::allreduce, off, topo, 32768, "tiled", rank_order) ==
           doctest::Approx(27.0 * 512 * 15 / 16));
     // Once a rank's input fills its L2 (512 KiB here) the source no longer
     // serves it from there: nothing more.
     for (std::size_t bytes : {std::size_t{512} << 10, std::size_t{2} << 20})
-        CHECK(predicted(CollKind::reduce_scatter_block, on, topo, bytes, "direct") ==
-              doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, bytes, "direct")));
-    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 256 << 10, "direct") >
-          predicted(CollKind::reduce_scatter_block, off, topo, 256 << 10, "direct"));
-    // Staggered readers (one per source at a time) pay nothing more.
+        CHECK(predicted(CollKind::reduce_scatter_block, on, topo, bytes, "direct", rank_order) ==
+              doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, bytes, "direct", rank_order)));
+    CHECK(predicted(CollKind::reduce_scatter_block, on, topo, 256 << 10, "direct", rank_order) >
+          predicted(CollKind::reduce_scatter_block, off, topo, 256 << 10, "direct", rank_order));
+    // Staggered readers (one per source at a time) pay nothing more: a
+    // commutative op's folds start at each rank's own input
+    // (reduce_staggered), as do pairwise Alltoall and movement_avoiding.
     for (auto [k, name] : {std::pair{CollKind::reduce_scatter_block, "movement_avoiding"},
-                           std::pair{CollKind::alltoall, "pairwise"}}) {
+                           std::pair{CollKind::alltoall, "pairwise"}, std::pair{CollKind::reduce_scatter_block, "direct"},
+                           std::pair{CollKind::reduce_scatter_block, "tiled"}, std::pair{CollKind::reduce, "tiled"},
+                           std::pair{CollKind::allreduce, "tiled"}}) {
         INFO(coll_name(k), " ", name);
         CHECK(predicted(k, on, topo, 32768, name) == doctest::Approx(predicted(k, off, topo, 32768, name)));
     }
     // Below B t the source is not the bottleneck: nothing more.
     ModelParams low = off;
     low.source_line = 3;  // 45 < 48
-    CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct") ==
-          doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct")));
+    CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct", rank_order) ==
+          doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
 }
