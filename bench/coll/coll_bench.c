@@ -20,6 +20,13 @@
  * Barrier. Reduce_scatter_block reduces a vector of p * floor(count / p)
  * (at least p) doubles and reports that size.
  *
+ * --read-results makes every rank read its results after each call (one
+ * byte per cache line of its receive buffer, untimed), as an application
+ * that uses them would. Without it the receive buffers are never read, so
+ * where an implementation's senders store into them (push-style copies),
+ * those lines can stay in the senders' caches from one call to the next,
+ * and each call's copies are local.
+ *
  * --validate runs a few calls per collective and size with distinct data,
  * poisoned receive buffers and a root that moves, checks every element
  * against values computed locally, prints the failures and exits non-zero
@@ -87,6 +94,7 @@ struct options {
     int validate;
     int header;
     int timer_correction;
+    int read_results;     /* read the receive buffer after each timed call */
 };
 
 /* Buffers of one (collective, size) measurement. */
@@ -94,6 +102,7 @@ struct bufs {
     void *send, *recv;
     size_t send_bytes, recv_bytes;
     int *counts, *displs; /* reduce_scatter recvcounts; v forms counts/displs */
+    unsigned char kept;   /* --read-results: what the reads returned, kept so they happen */
 };
 
 /* One call's arguments. */
@@ -104,6 +113,7 @@ struct call {
     size_t block;    /* reduce_scatter_block: doubles per rank's result */
     int root;
     int rank, size;
+    int read_results;
 };
 
 /* ------------------------------------------------------------ utilities -- */
@@ -127,6 +137,7 @@ static int usage(int rank)
                 "  --warmup N      warm-up calls per size (default: auto, about T/4 ms, 2 .. 1000)\n"
                 "  --root R        root of the rooted collectives (default 0)\n"
                 "  --impl NAME     label of the first CSV column (default: from MPI_Get_library_version)\n"
+                "  --read-results  every rank reads its results after each call (untimed)\n"
                 "  --validate      check results instead of timing; exit status 1 on a failure\n"
                 "  --no-header     omit the CSV header line\n"
                 "  -n              no timer-cost correction\n");
@@ -270,6 +281,8 @@ static int parse_args(int argc, char **argv, struct options *o, int rank)
                 o->validate = 1;
             else if (!strcmp(a, "--no-header"))
                 o->header = 0;
+            else if (!strcmp(a, "--read-results"))
+                o->read_results = 1;
             else if (!strcmp(a, "-n"))
                 o->timer_correction = 0;
             else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -435,6 +448,25 @@ static void rewrite_send(const struct call *k, struct bufs *b, int iter)
     }
 }
 
+/* The untimed read of this rank's results (--read-results): one byte of
+ * every cache line, so each line comes into this rank's cache. Returns
+ * their XOR, for the caller to keep. */
+static unsigned char read_results(const struct call *k, const struct bufs *b)
+{
+    const unsigned char *p = (const unsigned char *)b->recv;
+    size_t n = b->recv_bytes;
+    if (k->coll == C_BCAST) {
+        p = (const unsigned char *)b->send; /* the one buffer */
+        n = b->send_bytes;
+    } else if ((k->coll == C_REDUCE || k->coll == C_GATHER || k->coll == C_GATHERV) && k->rank != k->root) {
+        n = 0; /* only the root receives */
+    }
+    unsigned char x = 0;
+    for (size_t i = 0; i < n; i += 64)
+        x ^= p[i];
+    return x;
+}
+
 /* Runs `n` barrier-separated calls; returns this rank's summed call time.
  * With `each`, also stores every call's time there. */
 static double timed_calls(const struct call *k, struct bufs *b, int n, int iter0, double timer_cost, double *each)
@@ -446,6 +478,8 @@ static double timed_calls(const struct call *k, struct bufs *b, int n, int iter0
         double t0 = now();
         do_call(k, b);
         double t1 = now();
+        if (k->read_results)
+            b->kept ^= read_results(k, b);
         total += t1 - t0 - timer_cost;
         if (each)
             each[i] = t1 - t0 - timer_cost;
@@ -744,16 +778,17 @@ int main(int argc, char **argv)
         if (o.validate)
             printf("# coll_bench: %s, %d ranks, validation (3 calls per collective and size)\n", o.impl, size);
         else
-            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s\n", o.impl,
-                   size, o.reps, o.iters ? "fixed iterations, not" : "about", o.time_ms, 1e9 * timer_cost,
-                   o.timer_correction ? "(subtracted)" : "(not subtracted)");
+            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s%s\n",
+                   o.impl, size, o.reps, o.iters ? "fixed iterations, not" : "about", o.time_ms, 1e9 * timer_cost,
+                   o.timer_correction ? "(subtracted)" : "(not subtracted)",
+                   o.read_results ? ", results read after each call" : "");
         if (!o.validate)
             printf("impl,collective,bytes,ranks,avg_us,max_us,iters\n");
         fflush(stdout);
     }
     long failures = 0;
     for (int ci = 0; ci < o.ncolls; ci++) {
-        struct call k = {o.colls[ci], 0, 0, 0, o.root, rank, size};
+        struct call k = {o.colls[ci], 0, 0, 0, o.root, rank, size, o.read_results};
         size_t last_bytes = (size_t)-1;
         for (int si = 0; si < o.nsizes; si++) {
             /* Barrier has no size; Reduce_scatter_block rounds small sizes
