@@ -19,7 +19,7 @@
 // receive buffer); plus a_a / p for
 // the top's wait for the broadcast's acknowledgements (the mean over ranks).
 // A non-commutative op's members sweep the inputs in rank order, so q - 1
-// of them meet at one source: busy_source_excess (cost.hpp) on each of the
+// of them meet at one source: fold_sweep_excess (cost.hpp) on each of the
 // m (q-1)/q lines a member reads from the others.
 //
 // Any op: non-commutative ops fold in rank order, domains in rank order (a
@@ -174,8 +174,7 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
     const int qq = q.q();
-    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, qq, qq - 1, q.bytes, ws);
-    return li_tiled_reduce(q, qq, q.s(), m, ws) + busy * m * (qq - 1) / qq +
+    return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq +
            li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 

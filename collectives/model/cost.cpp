@@ -72,6 +72,10 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
     return std::max(0.0, c.params.source_line * per_source - congested_line_cost(c, l, ws) * t);
 }
 
+double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept {
+    return c.commutative ? 0.0 : busy_source_excess(c, c.params.alpha, t, per_source, c.bytes, ws);
+}
+
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept {
     if (q <= 1) return 0;
     const LinkCost& al = c.params.alpha;

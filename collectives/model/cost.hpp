@@ -92,6 +92,11 @@ double rewrite_cost(const CostQuery& c, double lines) noexcept;
 // the shared L3 or memory, whose slices serve the readers in parallel.
 double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,
                           std::size_t ws) noexcept;
+// The same for the folds of reduce_staggered (collectives/reduce/
+// reduction.hpp), t ranks at once over inputs of c.bytes within a cache
+// domain: nothing for a commutative op (its folds are staggered); for any
+// other, whose folds keep rank order, per_source readers meet at a source.
+double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).

@@ -15,7 +15,7 @@
 // (q-1)/p of them from its domain where q ranks share the bandwidth, the
 // rest across; then the flag round that lets the inputs go:
 //   T = 2 a_a + (B_a q + X) m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
-// with X = busy_source_excess(p readers, p - 1 at a source), cost.hpp, for
+// with X = fold_sweep_excess(p readers, p - 1 at a source), cost.hpp, for
 // a non-commutative op, whose ranks all sweep the inputs in rank order.
 // (working set (p + 1) m: the inputs and the result).
 //
@@ -50,10 +50,8 @@ double reduce_tiled_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double p = q.p(), qq = q.q(), m = q.m();
-    // In rank order (a non-commutative op) all p ranks meet at one source.
     const double per_line =
-        congested_line_cost(q, q.params.alpha, ws) * qq +
-        (q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, q.p(), q.p() - 1, q.bytes, ws));
+        congested_line_cost(q, q.params.alpha, ws) * qq + fold_sweep_excess(q, q.p(), q.p() - 1, ws);
     double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;

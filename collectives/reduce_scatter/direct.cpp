@@ -15,7 +15,7 @@
 // outlive their readers). A commutative op's fold starts at the rank's own
 // input and goes on from there (reduce_staggered), so the ranks reading at
 // once read from different sources. A non-commutative op's fold keeps rank
-// order, so p - 1 readers meet at each source: plus busy_source_excess
+// order, so p - 1 readers meet at each source: plus fold_sweep_excess
 // (cost.hpp) for each of the (p - 1) m_b lines read from others.
 //
 // MPI_IN_PLACE: the input is the whole receive buffer, and the result goes
@@ -64,10 +64,8 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
-    // In rank order, the lines read from other ranks' inputs meet p - 1 readers at each source.
-    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws);
     return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb +
-           busy * (p - 1) * mb;
+           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll

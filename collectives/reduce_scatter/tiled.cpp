@@ -11,7 +11,7 @@
 //   2 a_alpha + B_alpha * p * (p + 1) * m_b
 // versus direct's B_alpha * p * (3p - 2) * m_b when the block does not stay
 // in cache (its destination read and written p - 1 times); plus, as there
-// and for a non-commutative op only, busy_source_excess for the (p - 1) m_b
+// and for a non-commutative op only, fold_sweep_excess for the (p - 1) m_b
 // lines read from others.
 //
 // MPI_IN_PLACE: as direct.cpp (a rank whose block does not start at 0
@@ -65,8 +65,8 @@ double reduce_scatter_tiled_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    const double busy = q.commutative ? 0.0 : busy_source_excess(q, q.params.alpha, p, p - 1, q.bytes, ws);
-    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb + busy * (p - 1) * mb;
+    return 2 * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb +
+           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb;
 }
 
 }  // namespace hmpi::coll
