@@ -34,11 +34,8 @@ CollTask allreduce_inline(CollCtx& ctx) {
     unsigned char* mine = inline_begin(ctx, bytes);
     std::memcpy(mine, input_of(me).buf, bytes);
     ctx.publish(kInlineFlag, 1);
-    int rc = MPI_SUCCESS;
-    CO_WAIT_UNTIL(ctx.all_reached_in(0, p, kInlineFlag, 1, rank));
-    for (int r = 0; r < p; ++r)
-        if (r != rank && inline_of(ctx, r).bytes != bytes) rc = MPI_ERR_TRUNCATE;  // ranks passed different counts
-    if (rc != MPI_SUCCESS) co_return rc;
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank));
+    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
     // This rank's operand is its inline copy, so an in-place receive buffer
     // may be overwritten from the start.
     auto x = [&](int r) -> Operand { return {r == rank ? mine : inline_of(ctx, r).data, &type}; };

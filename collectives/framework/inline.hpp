@@ -54,6 +54,11 @@ struct InlineData {
     std::size_t bytes;  // what the writer wrote
 };
 inline bool inline_ready(const CollCtx& ctx, int peer) noexcept { return ctx.reached(peer, kInlineFlag, 1); }
+// The same for members [first, last) but `skip`, in one poll
+// (CollCtx::all_reached_in).
+inline bool inline_all_ready(const CollCtx& ctx, int first, int last, int skip = -1) noexcept {
+    return ctx.all_reached_in(first, last, kInlineFlag, 1, skip);
+}
 // Member `peer`'s inline data; only after inline_ready(peer).
 inline InlineData inline_of(const CollCtx& ctx, int peer) noexcept {
     const unsigned char* payload = ctx.payload_of(peer, kInlineFlag);
@@ -61,6 +66,15 @@ inline InlineData inline_of(const CollCtx& ctx, int peer) noexcept {
     std::memcpy(&count, payload, sizeof count);
     const auto bytes = static_cast<std::size_t>(count);
     return {bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area_of(peer), bytes};
+}
+
+// Whether every member of [first, last) but `skip` wrote `bytes` (what
+// this rank computed); only after inline_all_ready. A mismatch is an
+// erroneous program: ranks passed different counts.
+inline bool inline_sizes_match(const CollCtx& ctx, int first, int last, int skip, std::size_t bytes) noexcept {
+    for (int r = first; r < last; ++r)
+        if (r != skip && inline_of(ctx, r).bytes != bytes) return false;
+    return true;
 }
 
 // Copies `have` bytes of packed data into (buf, count, type), which holds

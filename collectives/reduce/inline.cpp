@@ -34,9 +34,8 @@ CollTask reduce_inline(CollCtx& ctx) {
         ctx.publish_to(kInlineFlag, 1, root);
         co_return MPI_SUCCESS;
     }
-    CO_WAIT_UNTIL(ctx.all_reached_in(0, p, kInlineFlag, 1, root));
-    for (int r = 0; r < p; ++r)
-        if (r != root && inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, root));
+    if (!inline_sizes_match(ctx, 0, p, root, bytes)) co_return MPI_ERR_TRUNCATE;
     const Operand mine = input_of(me);
     auto x = [&](int r) -> Operand { return r == root ? mine : Operand{inline_of(ctx, r).data, &type}; };
     co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, me.in_place ? root : -1);

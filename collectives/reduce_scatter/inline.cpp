@@ -40,9 +40,8 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
     // collective's writers (a vector shorter than p leaves most ranks
     // without a block).
     if (n == 0) co_return MPI_SUCCESS;
-    CO_WAIT_UNTIL(ctx.all_reached_in(0, p, kInlineFlag, 1, rank));
-    for (int r = 0; r < p; ++r)
-        if (r != rank && inline_of(ctx, r).bytes != bytes) co_return MPI_ERR_TRUNCATE;  // ranks passed different counts
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank));
+    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
     // Operands are the inline copies (this rank's too), so an in-place
     // receive buffer may be overwritten from the start.
     const std::size_t offset = data_bytes(first, type);
