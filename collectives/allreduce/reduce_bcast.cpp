@@ -29,7 +29,7 @@ CollTask allreduce_reduce_bcast(CollCtx& ctx) {
     int rc = MPI_SUCCESS;
     CO_RUN(rc, reduce_linear_at(ctx, 0));
     if (ctx.rank() == 0) {
-        for (int r = 1; r < ctx.size(); ++r) CO_WAIT_UNTIL(ctx.reached(r, 2, 1));
+        CO_WAIT_UNTIL(ctx.all_reached_in(1, ctx.size(), 2, 1));
         co_return rc;
     }
     const CollCall& at_root = ctx.args_of(0);

@@ -104,7 +104,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     int rc = MPI_SUCCESS;
 
     // ---- Within the domain: tile `pos` of every member's input into the leader's receive buffer.
-    for (int r : group) CO_WAIT_UNTIL(ctx.arrived(r));
+    CO_WAIT_UNTIL(ctx.all_reached_of(group, 0, 1));
     const CollCall& leader = ctx.args_of(group[0]);
     const bool leader_in_place = leader.in_place;
     TypedScratch strip_scratch;
@@ -135,13 +135,13 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     for (const auto& g : domains) qmin = std::min(qmin, static_cast<int>(g.size()));
     const int n = std::max(2, kReductionKnobs.tree_radix);
     if (pos < qmin && s > 1) {
-        for (int r : group) CO_WAIT_UNTIL(ctx.reached(r, 1, 1));
+        CO_WAIT_UNTIL(ctx.all_reached_of(group, 1, 1));
         const std::int64_t lo = tile_begin(count, pos, qmin, granule), hi = tile_begin(count, pos + 1, qmin, granule);
         for (std::int64_t j = 1; j < s; j *= n) {
             if (my_domain % (j * n) != 0) break;
             for (int i = 1; i < n && my_domain + i * j < s; ++i) {
                 const std::vector<int>& child = domains[static_cast<std::size_t>(my_domain + i * j)];
-                for (int r : child) CO_WAIT_UNTIL(ctx.reached(r, 1, 2));
+                CO_WAIT_UNTIL(ctx.all_reached_of(child, 1, 2));
                 const CollCall& theirs = ctx.args_of(child[0]);
                 for (std::int64_t a = lo; a < hi; a += strip) {
                     const std::int64_t len = std::min(strip, hi - a);
@@ -162,7 +162,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     // ---- The result is complete in rank 0's receive buffer once its domain's members are done.
     const int root = domains[0][0];
     if (rank == root)
-        for (int r : domains[0]) CO_WAIT_UNTIL(ctx.reached(r, 1, 2));
+        CO_WAIT_UNTIL(ctx.all_reached_of(domains[0], 1, 2));
     bool two_stage = false;
     li_bcast(q, q.q(), q.s(), q.m(), ws, &two_stage);
     int rc2 = MPI_SUCCESS;
@@ -175,7 +175,8 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const double m = q.m();
     const int qq = q.q();
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq +
-           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0) +
+           2 * all_poll_excess(q, qq, q.params.alpha.b);
 }
 
 }  // namespace hmpi::coll

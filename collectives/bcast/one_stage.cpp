@@ -22,8 +22,7 @@ CollTask bcast_one_stage(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
     if (ctx.rank() == root) {
-        for (int r = 0; r < ctx.size(); ++r)
-            if (r != root) CO_WAIT_UNTIL(ctx.reached(r, 1, 1));
+        CO_WAIT_UNTIL(ctx.all_reached_in(0, ctx.size(), 1, 1, root));
         co_return MPI_SUCCESS;
     }
     CO_WAIT_UNTIL(ctx.arrived(root));
