@@ -137,8 +137,6 @@ void print_params(const ModelParams& p) {
     std::printf("  rewrite_line %.2f ns/line (inline copy-in over lines others hold); source_line %.3f ns/line/reader "
                 "(readers meeting at one source)%s\n",
                 p.rewrite_line, p.source_line, p.rewrite_line == 0 && p.source_line == 0 ? " [not in this profile]" : "");
-    std::printf("  poll_peer %.1f ns per further peer (a step in which every rank polls every flag)%s\n", p.poll_peer,
-                p.poll_peer == 0 ? " [not in this profile]" : "");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

@@ -15,8 +15,6 @@
 // Cost (our formula; inline.hpp): all p ranks at once pull the p - 1 other
 // blocks, q - 1 within the cache domain, p - q across:
 //   T = a + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
-// plus all_poll_excess: every flag line has p - 1 readers, and each peer's
-// past the first costs poll_peer (inline_all_read_cost; params.hpp).
 #include <limits>
 
 #include "collectives/allgather/allgather.hpp"
@@ -57,7 +55,7 @@ double allgather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, q.bytes) + inline_all_read_cost(q, LineOp::copy, m, ws);
+    return inline_copy_in_cost(q, q.bytes) + inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
 }
 
 }  // namespace hmpi::coll

@@ -17,8 +17,6 @@
 // the cache domain and p - q across (the reduction of a pulled line is part
 // of b and B as calibrated):
 //   T = a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
-// plus all_poll_excess: every flag line has p - 1 readers, and each peer's
-// past the first costs poll_peer (inline_all_read_cost; params.hpp).
 #include <limits>
 
 #include "collectives/allreduce/allreduce.hpp"
@@ -51,7 +49,7 @@ double allreduce_inline_cost(const CostQuery& q) {
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
     return inline_copy_in_cost(q, q.bytes) +
-           inline_all_read_cost(q, LineOp::reduce, m, ws);
+           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
 }
 
 }  // namespace hmpi::coll

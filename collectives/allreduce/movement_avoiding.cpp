@@ -258,8 +258,7 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const LinkCost& al = q.params.alpha;
     const double m = q.m(), B = congested_line_cost(q, al, ws), C = congested_copy_line_cost(q, al, ws);
     const int rounds = ma_rounds(q.bytes, p);
-    return rounds * p * al.a + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws) +
-           2 * all_poll_excess(q, p, al.b);
+    return rounds * p * al.a + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {

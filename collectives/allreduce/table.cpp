@@ -7,7 +7,7 @@
 namespace hmpi::coll {
 
 namespace {
-// tree, tiled, inline, inline_reduce_bcast and reduce_bcast take any op, commutative or not, and any type the op is defined on.
+// tree, tiled, inline and reduce_bcast take any op, commutative or not, and any type the op is defined on.
 const CollAlgorithm kAllreduce[] = {
     {"tree", "n-ary reduction tree over the topology with Eq. 1's first phase, then a one- or two-stage "
              "broadcast; tiny vectors in flag payloads (Li-Hoefler 2.2, Eq. 5)",
@@ -24,10 +24,6 @@ const CollAlgorithm kAllreduce[] = {
     {"inline", "every rank leaves its vector in its inline area, then folds all of them in rank order; no "
                "acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
      inline_reduction_applies, allreduce_inline, allreduce_inline_cost},
-    {"inline_reduce_bcast", "every rank but 0 leaves its vector in its inline area; rank 0 polls them all at once, "
-                            "folds them in rank order and leaves the result in its own; no acknowledgement "
-                            "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, allreduce_inline_reduce_bcast, allreduce_inline_reduce_bcast_cost},
     {"movement_avoiding", "staggered reduce-scatter of each rank's own input into shared slices, then copy-out "
                           "with non-temporal stores past the cache (YHCCL 3.3, Alg. 1; commutative ops)",
      commutative_only, allreduce_movement_avoiding, allreduce_movement_avoiding_cost},

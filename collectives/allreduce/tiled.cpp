@@ -175,8 +175,7 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const double m = q.m();
     const int qq = q.q();
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq +
-           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0) +
-           2 * all_poll_excess(q, qq, q.params.alpha.b);
+           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

@@ -58,8 +58,7 @@ double alltoall_push_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a +
-           2 * all_poll_excess(q, q.p(), q.params.alpha.b);
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

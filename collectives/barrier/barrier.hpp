@@ -9,10 +9,8 @@ namespace hmpi::coll {
 CollTask barrier_flat(CollCtx& ctx);
 CollTask barrier_dissemination(CollCtx& ctx);
 CollTask barrier_tree(CollCtx& ctx);
-CollTask barrier_fan_in(CollCtx& ctx);
 double barrier_flat_cost(const CostQuery& q);
 double barrier_dissemination_cost(const CostQuery& q);
 double barrier_tree_cost(const CostQuery& q);
-double barrier_fan_in_cost(const CostQuery& q);
 
 }  // namespace hmpi::coll

@@ -9,9 +9,7 @@
 // p - q across:
 //   T = a_a + (q-2) b_a              (one domain)
 //   T = a_b + (q-1) b_a + (p-q-1) b_b  (several)
-// plus all_poll_excess(p): every flag line has p - 1 readers, and each
-// further peer's then costs poll_peer, not a line (params.hpp). The answer
-// for small P; the fan-in, tree and dissemination forms win as P grows.
+// The answer for small P; the tree and dissemination forms win as P grows.
 #include "collectives/barrier/barrier.hpp"
 
 namespace hmpi::coll {
@@ -23,9 +21,8 @@ CollTask barrier_flat(CollCtx& ctx) {
 
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    const double polls = all_poll_excess(q, q.p(), q.params.alpha.b);
-    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b + polls;
-    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b + polls;
+    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b;
+    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b;
 }
 
 }  // namespace hmpi::coll

@@ -13,9 +13,6 @@ const CollAlgorithm kBarrier[] = {
     {"tree", "arrival up an n-ary tree of flags over the topology, release by a one- or two-stage broadcast of a "
              "flag (Li-Hoefler 2.6)",
      intra_only, barrier_tree, barrier_tree_cost},
-    {"fan_in", "domain leaders poll their members' arrival flags, rank 0 the leaders', in one poll each; release by "
-               "a one- or two-stage broadcast of a flag",
-     intra_only, barrier_fan_in, barrier_fan_in_cost},
 };
 }  // namespace
 

@@ -5,8 +5,7 @@
 // them), each node setting its flag once its children have; the top then
 // releases everyone with a one-stage broadcast of a flag (everyone polls the
 // top's) or a two-stage one (domain leaders poll the top's, their members
-// their leader's), whichever the model predicts cheaper at m = 0 (Eq. 4;
-// release.hpp).
+// their leader's), whichever the model predicts cheaper at m = 0 (Eq. 4).
 //
 // Cost (Eq. 5 at m = 0; n = the tree radix, knobs.hpp; no Eq. 1 first phase,
 // which only matters for data):
@@ -19,7 +18,6 @@
 #include "collectives/allreduce/knobs.hpp"
 #include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/barrier/barrier.hpp"
-#include "collectives/barrier/release.hpp"
 
 namespace hmpi::coll {
 
@@ -32,9 +30,21 @@ CollTask barrier_tree(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
     if (tp.parent >= 0) ctx.publish_to(1, 1, tp.parent);
 
-    const FlagRelease rel = flag_release(ctx, tp.top);
-    if (rank != tp.top) CO_WAIT_UNTIL(ctx.reached(rel.source, 2, 1));
-    if (rank == tp.top || rel.relay) ctx.publish(2, 1);
+    const CostQuery q = query_of(ctx);
+    bool two_stage = false;
+    li_bcast(q, q.q(), q.s(), 0, 0, &two_stage);
+    const CommTopology& topo = ctx.topology();
+    int src = tp.top;
+    bool leader = false;
+    if (two_stage && topo.domain_level >= 0) {
+        const TopoLevel& dom = topo.levels[static_cast<std::size_t>(topo.domain_level)];
+        const LevelGroup& g = dom.groups[static_cast<std::size_t>(dom.group_of[static_cast<std::size_t>(rank)])];
+        // The top (rank 0) leads its domain; other domains' leaders relay.
+        if (g.members[0] == rank) leader = true;
+        else if (g.members[0] != tp.top) src = g.members[0];
+    }
+    if (rank != tp.top) CO_WAIT_UNTIL(ctx.reached(src, 2, 1));
+    if (rank == tp.top || leader) ctx.publish(2, 1);
     co_return MPI_SUCCESS;
 }
 

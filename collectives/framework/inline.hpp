@@ -138,17 +138,6 @@ inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, dou
     return a + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
            m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
 }
-// The all-read step of Allreduce, Allgather, Alltoall and Reduce_scatter:
-// every rank at once pulls `m` lines from each of the other p - 1, which
-// all poll its flag too. Beyond inline_read_cost, each peer's flag line
-// past the first costs poll_peer rather than a line (all_poll_excess): the
-// per-peer growth a flat flag step shows (0.96 us at 16 ranks on a 16-core
-// Xeon against 0.52 at 4, docs/performance-collectives.md).
-inline double inline_all_read_cost(const CostQuery& q, LineOp op, double m, std::size_t ws) noexcept {
-    const int p = q.p();
-    return inline_read_cost(q, op, (q.q() - 1) * m, (p - q.q()) * m, p, ws) +
-           all_poll_excess(q, p, concurrent_line_cost(q, q.params.alpha, op, p, ws));
-}
 // A writer's copy-in of `bytes` into its inline area. The previous call's
 // readers still hold those lines, so each store first invalidates their
 // copies: rewrite_line per line (params.hpp). Data that fits the flag's own

@@ -39,10 +39,6 @@ std::size_t message_bytes(const CollCtx& ctx) noexcept {
     return message_bytes(ctx.call(), ctx.rank(), ctx.size());
 }
 
-double all_poll_excess(const CostQuery& c, int t, double line) noexcept {
-    return t > 2 ? (t - 2) * std::max(0.0, c.params.poll_peer - line) : 0.0;
-}
-
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
 }

@@ -98,13 +98,6 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
 // other, whose folds keep rank order, per_source readers meet at a source.
 double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept;
 
-// A step in which each of `t` ranks polls the other t - 1 ranks' flags at
-// once, each flag line rewritten this call (every line has t - 1 readers):
-// what it costs beyond one handoff plus `line` per further peer, i.e.
-// (t - 2) * max(0, poll_peer - line) (params.hpp; 0 where the profile has
-// no poll_peer). `line` is what the formula already charges per peer line.
-double all_poll_excess(const CostQuery& c, int t, double line) noexcept;
-
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept;

@@ -76,14 +76,6 @@ struct ModelParams {
     // meet at the same source, so a line costs them at least
     // source_line * (readers at that source).
     double source_line = 0;
-    // poll_peer: ns per further peer in a step in which every one of t ranks
-    // polls all the others' flags at once (a flat barrier, the inline
-    // all-read algorithms): each flag line, rewritten every call, has t - 1
-    // readers, and a rank's step grows by this much per peer it polls
-    // beyond the first. Measured as the slope of a flat flag barrier's step
-    // over t (docs/model.md); 0 where the cache domain has fewer than three
-    // cores to measure it with (a format 3 profile), leaving its term out.
-    double poll_peer = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

@@ -38,9 +38,7 @@ namespace {
 // files predate them and are refused with a request to calibrate again).
 // 3: rewrite_line and source_line added; format 2 files are still read,
 // with those terms left out (0), which is the model they were measured for.
-// 4: poll_peer added, optional (absent where the cache domain has fewer
-// than three cores); format 3 files are still read, without its term.
-constexpr int kProfileFormat = 4;
+constexpr int kProfileFormat = 3;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -115,9 +113,6 @@ std::string size_text(hwloc_uint64_t bytes) {
 // on that guest (one reader) gave 6.9-34.6 and 2.50-2.62 ns per line: the
 // upper end, rounded up;
 // the 16-core Xeon's benchmark run fits 10 and 1.2 (docs/model.md).
-// poll_peer: not measurable on 2 cores; 16 ranks on the 16-core Xeon took
-// 0.92-0.99 us for a flat barrier against 0.52 us at 4 (stop 13's scaling
-// run and stop 15), 37-52 ns per further peer: the upper end, rounded up.
 ModelParams default_model_params() {
     ModelParams p;
     p.alpha = {400, 8, 4, 30, 16, 4, 2, 16, 8};
@@ -127,7 +122,6 @@ ModelParams default_model_params() {
     p.call_overhead = 200;
     p.rewrite_line = 35;
     p.source_line = 2.6;
-    p.poll_peer = 55;
     p.topology_key = machine_topology_key();
     p.source = "built-in default";
     return p;
@@ -145,7 +139,6 @@ std::string format_profile(const ModelParams& p) {
     put(out, "call_overhead", p.call_overhead);
     put(out, "rewrite_line", p.rewrite_line);
     put(out, "source_line", p.source_line);
-    if (p.poll_peer > 0) put(out, "poll_peer", p.poll_peer);
     return out;
 }
 
@@ -219,11 +212,6 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "rewrite_line" || key == "source_line") {
             if (format < 3) return fail(line_no, key + " needs format 3 (the format line comes first)");
             (key == "rewrite_line" ? p.rewrite_line : p.source_line) = x;
-            continue;
-        }
-        if (key == "poll_peer") {
-            if (format < 4) return fail(line_no, key + " needs format 4 (the format line comes first)");
-            p.poll_peer = x;
             continue;
         }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*

@@ -52,7 +52,7 @@ double reduce_tiled_cost(const CostQuery& q) {
     const double p = q.p(), qq = q.q(), m = q.m();
     const double per_line =
         congested_line_cost(q, q.params.alpha, ws) * qq + fold_sweep_excess(q, q.p(), q.p() - 1, ws);
-    double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p + 2 * all_poll_excess(q, q.p(), q.params.alpha.b);
+    double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;
 }

@@ -15,8 +15,6 @@
 // Cost (our formula; inline.hpp): all p ranks at once pull their block
 // (m/p lines) from the p - 1 others:
 //   T = a + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
-// plus all_poll_excess: every flag line has p - 1 readers, and each peer's
-// past the first costs poll_peer (inline_all_read_cost; params.hpp).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -58,7 +56,7 @@ double reduce_scatter_inline_cost(const CostQuery& q) {
     const double m = q.m(), mb = std::ceil(m / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return inline_copy_in_cost(q, q.bytes) +
-           inline_all_read_cost(q, LineOp::reduce, mb, ws);
+           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws);
 }
 
 }  // namespace hmpi::coll

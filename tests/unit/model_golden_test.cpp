@@ -157,18 +157,11 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // term; in rank order it would add (source_line * 15 - B * 16) = 12 ns on
 // each of the (p-1) m_b = 60 lines read from others, 720 ns, and inline
 // would win.
-// Allreduce at 8 and 64 B: inline_reduce_bcast = W + a + 15 b m + (a + C 15
-// m) = 400 + 112.5 m + W against reduce_bcast's same sum + a/p = 12.5 (rank
-// 0 waits for the copies' acknowledgements): ahead by 12.5 - W, where W =
-// rewrite_line m = 12 once the vector leaves the flag's line (64 B). At
-// 8 B the commutative op's hierarchical is cheaper still; at 512 B (m = 8,
-// W = 96) reduce_bcast. (poll_peer = 0 here: the inline all-read step
-// pays nothing per peer; see the poll_peer test below.)
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "hierarchical inline_reduce_bcast reduce_bcast tree tree movement_avoiding movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "inline_reduce_bcast inline_reduce_bcast reduce_bcast tree tree tree tiled tiled"},
+        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree movement_avoiding movement_avoiding movement_avoiding"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tree tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -261,33 +254,4 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     low.source_line = 3;  // 45 < 48
     CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct", rank_order) ==
           doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
-}
-
-TEST_CASE("poll_peer: the all-poll steps pay it per further peer, the fan-in forms do not") {
-    ModelParams off = made_up_params(), on = made_up_params();
-    on.poll_peer = 50;
-    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
-    // Flat barrier: each of the 14 peers past the first costs poll_peer
-    // instead of b = 6: 14 * 44 = 616 ns more.
-    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "flat") - predicted(CollKind::barrier, off, sixteen, 0, "flat") ==
-          doctest::Approx(14 * 44.0));
-    // The inline all-read Allreduce already charges B t = 3 * 16 = 48 per
-    // peer line: 14 * 2 more. Its fan-in form and the fan-in barrier, whose
-    // lines have one reader each, nothing.
-    CHECK(predicted(CollKind::allreduce, on, sixteen, 8, "inline") -
-              predicted(CollKind::allreduce, off, sixteen, 8, "inline") ==
-          doctest::Approx(14 * 2.0));
-    CHECK(predicted(CollKind::allreduce, on, sixteen, 8, "inline_reduce_bcast") ==
-          doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 8, "inline_reduce_bcast")));
-    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "fan_in") ==
-          doctest::Approx(predicted(CollKind::barrier, off, sixteen, 0, "fan_in")));
-    // So the 16-rank barrier goes to the fan-in form: flat = 150 + 200 +
-    // 14 * 50 = 1050, fan_in = 150 + (200 + 14 * 6) + 200 (the one-stage
-    // release, Eq. 4 at m = 0) = 634.
-    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "fan_in") == doctest::Approx(634));
-    CHECK(std::string(model_choice(CollKind::barrier, on, sixteen, 0, true)->name) == "fan_in");
-    // Two ranks have no further peer: flat (one handoff) stays ahead of
-    // fan_in's two.
-    CHECK(predicted(CollKind::barrier, on, two, 0, "flat") == doctest::Approx(predicted(CollKind::barrier, off, two, 0, "flat")));
-    CHECK(std::string(model_choice(CollKind::barrier, on, two, 0, true)->name) == "flat");
 }

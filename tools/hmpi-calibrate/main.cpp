@@ -463,50 +463,6 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
-// poll_peer (params.hpp): the step of a flat flag barrier (all_poll_step)
-// with t = 2, 4, 8, ... and all `cores` of one cache domain, fitted as
-// T(t) = T0 + poll_peer (t - 2): what each further peer adds to a step in
-// which everyone polls everyone. Left at 0 (no term, and no profile line)
-// with fewer than three cores, or when noise gives no positive slope.
-void measure_poll_peer(const Plan& plan, const std::vector<int>& cores, coll::ModelParams* p,
-                       std::vector<std::string>& notes) {
-    if (cores.size() < 3) {
-        notes.push_back("poll_peer: " + std::to_string(cores.size()) +
-                        " core(s) in the cache domain, not measured (no term)");
-        progress("poll_peer: %zu core(s) in the cache domain: not measured", cores.size());
-        return;
-    }
-    std::vector<std::size_t> ts;
-    for (std::size_t t = 2; t < cores.size(); t *= 2) ts.push_back(t);
-    ts.push_back(cores.size());
-    progress("poll_peer: flat flag barrier on 2..%zu of the domain's cores", cores.size());
-    const int steps = plan.quick ? 200 : 1000, batches = plan.quick ? 5 : 15;
-    std::vector<double> x, y;
-    for (std::size_t t : ts) {
-        std::vector<double> passes;
-        for (int k = 0; k < plan.passes; ++k)
-            passes.push_back(all_poll_step(std::vector<int>(cores.begin(), cores.begin() + static_cast<long>(t)),
-                                           steps, batches));
-        std::sort(passes.begin(), passes.end());
-        const double step = passes[passes.size() / 2];
-        progress("poll_peer: t=%zu: %.1f ns per step", t, step);
-        x.push_back(static_cast<double>(t) - 2);
-        y.push_back(step);
-    }
-    double t0 = 0, slope = 0;
-    const double err = fit_line(x, y, &t0, &slope);
-    if (!(slope > 0)) {
-        notes.push_back("poll_peer: no positive slope over t (noise?): not written");
-        progress("poll_peer: no positive slope: not written");
-        return;
-    }
-    p->poll_peer = slope;
-    notes.push_back("poll_peer: flat flag barrier on 2.." + std::to_string(cores.size()) + " cores, step " +
-                    std::to_string(static_cast<int>(t0)) + " ns + poll_peer (t-2), fit error <= " +
-                    std::to_string(static_cast<int>(100 * err)) + "%");
-    progress("poll_peer = %.1f ns per further peer (step at t=2: %.1f ns)", p->poll_peer, t0);
-}
-
 // The model's call_overhead: runs hmpi-call-overhead (built next to this
 // tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
 // it prints. False, with the reason, if that fails.
@@ -705,7 +661,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 4);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 3);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -742,11 +698,6 @@ int run_calibration(const Options& opt) {
     } else {
         notes.push_back("rewrite_line, source_line: one core, not measured; the built-in default's");
     }
-
-    ++g_step;
-    p.poll_peer = 0;  // only a measurement writes it
-    measure_poll_peer(plan, alpha >= 0 ? links[static_cast<std::size_t>(alpha)].ring : std::vector<int>{c0.index},
-                      &p, notes);
 
     ++g_step;
     const std::size_t copy_bytes = std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2);

@@ -379,35 +379,6 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
         });
 }
 
-double all_poll_step(const std::vector<int>& cores, int steps, int batches) {
-    const std::size_t t = cores.size();
-    std::vector<SingleWriterFlag> flags(t);
-    std::barrier sync(static_cast<std::ptrdiff_t>(t));
-    std::vector<double> per_step;  // thread 0's, per batch
-    auto body = [&](std::size_t i) {
-        bind(cores[i]);
-        sync.arrive_and_wait();
-        std::uint64_t stamp = 0;
-        for (int b = 0; b <= batches; ++b) {
-            const std::int64_t t0 = now_ns();
-            for (int k = 0; k < steps; ++k) {
-                flags[i].publish(++stamp);
-                for (;;) {
-                    std::size_t missing = 0;
-                    for (std::size_t j = 0; j < t; ++j) missing += !flags[j].reached(stamp);
-                    if (missing == 0) break;
-                    cpu_relax();
-                }
-            }
-            if (i == 0 && b > 0) per_step.push_back(static_cast<double>(now_ns() - t0) / steps);
-        }
-    };
-    std::vector<std::thread> threads;
-    for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, i);
-    for (auto& th : threads) th.join();
-    return uninterrupted_median(std::move(per_step));
-}
-
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal) {
     std::thread th([&] {
         bind(core);

@@ -95,14 +95,6 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
-// t = cores.size() threads, one per core, each step publishing its own
-// flag and then polling all t flags at once until every one has reached
-// the step (the flat barrier of single-writer flags: every flag line has
-// t - 1 readers, and each poll reads them all, as CollCtx::all_reached
-// does): steps back to back, `batches` batches of `steps` each after one
-// for warm-up; the median over batches of the mean step time, ns.
-double all_poll_step(const std::vector<int>& cores, int steps, int batches);
-
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);
