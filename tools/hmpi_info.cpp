@@ -137,6 +137,8 @@ void print_params(const ModelParams& p) {
     std::printf("  rewrite_line %.2f ns/line (inline copy-in over lines others hold); source_line %.3f ns/line/reader "
                 "(readers meeting at one source)%s\n",
                 p.rewrite_line, p.source_line, p.rewrite_line == 0 && p.source_line == 0 ? " [not in this profile]" : "");
+    std::printf("  busy_step %.1f ns per rank beyond two stepping at once (a step of t ranks: a + busy_step (t-2))%s\n",
+                p.busy_step, p.busy_step == 0 ? " [not in this profile]" : "");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

@@ -15,6 +15,8 @@
 // Model cost: log2 P rounds, all P ranks copying (P - 1) m lines in all:
 // log2(P) a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1);
 // +infinity when P is not a power of two.
+// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
+// every rank takes them at the same time.
 //
 // Flags: flag 1 step k+1 = "I have finished k rounds" (step 1: my own block
 // is placed); the partner of round k waits for step k+1 before reading me,
@@ -58,7 +60,7 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     if ((q.p() & (q.p() - 1)) != 0) return std::numeric_limits<double>::infinity();
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return ceil_log2(q.p()) * link.a + congested_copy_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() +
+    return ceil_log2(q.p()) * busy_a(q, link, q.p()) + congested_copy_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() +
            q.params.alpha.a;
 }
 

@@ -14,6 +14,8 @@
 //
 // Model cost: P - 1 dependent rounds in which all P ranks copy one block:
 // (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1).
+// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
+// every rank takes them at the same time.
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
@@ -47,7 +49,8 @@ double allgather_ring_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return (q.p() - 1) * congested_copy_step_cost(q, link, q.m(), q.p(), ws) + q.params.alpha.a;
+    return (q.p() - 1) * (congested_copy_step_cost(q, link, q.m(), q.p(), ws) - link.a + busy_a(q, link, q.p())) +
+           q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -24,7 +24,9 @@
 // slices read and written in the copy-out.
 // Cost: with m lines, R rounds, all p ranks moving at once (congested B,
 // and C for the copy-out, which copies lines: params.hpp):
-//   R * p * a_alpha                       (the staggered steps)
+//   R * p * busy_a(p)                     (the staggered steps: chains of p handoffs
+//                                           with every rank stepping; busy_a = a_alpha +
+//                                           busy_step (p - 2), params.hpp)
 //   + B_alpha * (p - 1) * m               (each rank folds m/p lines per step, p steps;
 //                                           the slice it owns is in its own cache)
 //   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
@@ -258,7 +260,7 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const LinkCost& al = q.params.alpha;
     const double m = q.m(), B = congested_line_cost(q, al, ws), C = congested_copy_line_cost(q, al, ws);
     const int rounds = ma_rounds(q.bytes, p);
-    return rounds * p * al.a + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
+    return rounds * p * busy_a(q, al, p) + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
@@ -269,7 +271,7 @@ double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
     const LinkCost &al = q.params.alpha, &be = q.params.beta;
     const double m = q.m(), Ba = congested_line_cost(q, al, ws), Bb = congested_line_cost(q, be, ws);
     const double Ca = congested_copy_line_cost(q, al, ws), Cb = congested_copy_line_cost(q, be, ws);
-    return qq * al.a + Ba * qq * m + be.a + Bb * s * m + al.a +
+    return qq * busy_a(q, al, p) + Ba * qq * m + be.a + Bb * s * m + al.a +
            ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws);
 }
 

@@ -11,7 +11,8 @@
 // (no Eq. 7 pre/post step): the first floor(log2 q) rounds count as
 // within a domain, the rest across:
 //   T = a_a min(R, floor(log2 q)) + a_b (R - min(R, floor(log2 q))),  R = ceil(log2 p)
-// (all a_a with one domain).
+// (all a_a with one domain). Every rank steps in every round, so each a is
+// busy_a(p) = a + busy_step (p - 2) (params.hpp).
 #include <algorithm>
 
 #include "collectives/barrier/barrier.hpp"
@@ -31,9 +32,10 @@ CollTask barrier_dissemination(CollCtx& ctx) {
 
 double barrier_dissemination_cost(const CostQuery& q) {
     const int rounds = ceil_log2(q.p());
-    if (q.s() <= 1) return q.params.alpha.a * rounds;
+    const double a_in = busy_a(q, q.params.alpha, q.p());
+    if (q.s() <= 1) return a_in * rounds;
     const int inner = std::min(rounds, floor_log2(q.q()));
-    return q.params.alpha.a * inner + q.params.beta.a * (rounds - inner);
+    return a_in * inner + busy_a(q, q.params.beta, q.p()) * (rounds - inner);
 }
 
 }  // namespace hmpi::coll

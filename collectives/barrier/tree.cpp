@@ -10,7 +10,8 @@
 // Cost (Eq. 5 at m = 0; n = the tree radix, knobs.hpp; no Eq. 1 first phase,
 // which only matters for data):
 //   T = (n-1) a_a ceil(log_n q) + (n-1) a_b ceil(log_n s) + min(a_a + a_b, a_b)
-// (with one domain, the release is a_a).
+// (with one domain, the release is a_a). The climb's a are busy_a(p) = a +
+// busy_step (p - 2): every rank is in the steps at once (params.hpp).
 //
 // Flags: flag 1 step 1 = "my subtree has arrived" (to the parent); flag 2
 // step 1 = "released" (the top's, and a domain leader's in two stages).
@@ -50,7 +51,8 @@ CollTask barrier_tree(CollCtx& ctx) {
 
 double barrier_tree_cost(const CostQuery& q) {
     const int n = kReductionKnobs.tree_radix;
-    return (n - 1) * q.params.alpha.a * ceil_log(q.q(), n) + (n - 1) * q.params.beta.a * ceil_log(q.s(), n) +
+    return (n - 1) * busy_a(q, q.params.alpha, q.p()) * ceil_log(q.q(), n) +
+           (n - 1) * busy_a(q, q.params.beta, q.p()) * ceil_log(q.s(), n) +
            li_bcast(q, q.q(), q.s(), 0, 0);
 }
 

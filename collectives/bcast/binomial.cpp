@@ -7,6 +7,8 @@
 // ceil(log2 P) levels of one copy each, no more than one reader per buffer
 // at a time; the first ceil(log2 s) levels cross cache domains:
 //   ceil(log2 s) (a_beta + c_beta m) + ceil(log2 q) (a_alpha + c_alpha m) + a_alpha
+// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
+// every rank takes them at the same time.
 // (the last term: the acknowledgements the leaves' parents wait for). It
 // beats the one-stage form when P - 1 readers would congest the root.
 //
@@ -45,8 +47,9 @@ double bcast_binomial_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     const int across = q.s() > 1 ? ceil_log2(q.s()) : 0;
     const int within = std::max(0, ceil_log2(q.p()) - across);
-    return across * copy_step_cost(q, q.params.beta, q.m(), ws) + within * copy_step_cost(q, q.params.alpha, q.m(), ws) +
-           q.params.alpha.a;
+    const double busy = busy_a(q, q.params.alpha, q.p()) - q.params.alpha.a;
+    return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + busy) +
+           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -39,6 +39,10 @@ std::size_t message_bytes(const CollCtx& ctx) noexcept {
     return message_bytes(ctx.call(), ctx.rank(), ctx.size());
 }
 
+double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept {
+    return l.a + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);
+}
+
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
 }
@@ -83,12 +87,15 @@ double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws)
     // Eq. 1: c = floor(b/B) threads can share the cache without congestion.
     const int cc = std::max(1, static_cast<int>(B > 0 ? b / B : q));
     const int d = std::min(q, (2 << ceil_log2(cc)) + cc);
-    const double first = d < q ? al.a + (q - d) * B * m : 0.0;
-    return first + (al.a + b * m) * ceil_log2(d);
+    // Every rank of the communicator is in the tree's steps at once, as
+    // reader or as poller (busy_a).
+    const double a = busy_a(c, al, c.p());
+    const double first = d < q ? a + (q - d) * B * m : 0.0;
+    return first + (a + b * m) * ceil_log2(d);
 }
 
 double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept {
-    return s <= 1 ? 0.0 : step_cost(c, c.params.beta, m, ws) * ceil_log2(s);
+    return s <= 1 ? 0.0 : (step_cost(c, c.params.beta, m, ws) - c.params.beta.a + busy_a(c, c.params.beta, c.p())) * ceil_log2(s);
 }
 
 // A broadcast's readers copy the lines (c, C: HMPI's copy costs, params.hpp).
@@ -111,8 +118,10 @@ double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool
 
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept {
     if (p <= 1) return 0;
-    const double in = congested_step_cost(c, c.params.alpha, m, q, ws);
-    const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) : 0.0;
+    // All p ranks step in every round (busy_a).
+    const double busy = busy_a(c, c.params.alpha, p) - c.params.alpha.a;
+    const double in = congested_step_cost(c, c.params.alpha, m, q, ws) + busy;
+    const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
     if ((p & (p - 1)) == 0) return in * floor_log2(q) + across * floor_log2(s);  // Eq. 6
     // Eq. 7 (with one domain, every step is within it).
     if (s <= 1) return in * (ceil_log2(p) + 1);

@@ -76,6 +76,17 @@ struct ModelParams {
     // meet at the same source, so a line costs them at least
     // source_line * (readers at that source).
     double source_line = 0;
+    // busy_step: ns a synchronized step costs more per rank, beyond two,
+    // taking steps at the same time: with t ranks stepping at once (every
+    // rank in a dissemination round or a movement-avoiding chain, every
+    // member in a reduction tree's levels, as reader or as poller) a step
+    // costs a + busy_step (t - 2) (busy_a, cost.hpp). Measured as the slope
+    // over t of the time per round of HMPI's dissemination MPI_Barrier on
+    // t = 2 .. all cores of one cache domain (docs/model.md); 0 where the
+    // domain has fewer than three cores (and in a format 3 profile): no
+    // term. On the 16-core Xeon the round took 356-440 ns at 2 to 16
+    // ranks: 2.9 ns per rank.
+    double busy_step = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

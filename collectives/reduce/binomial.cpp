@@ -17,6 +17,8 @@
 // binomial tree ignores congestion; rank ranges are domain-local first when
 // domains are rank ranges): one scratch of m bytes per inner node, and
 //   T = (a_a + b_a m) ceil(log2 q) + (a_b + b_b m) ceil(log2 s)
+// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
+// every rank takes them at the same time.
 // (working set (p + 1) m: the inputs and the result).
 //
 // Flags: flag 1 step 1 = "my partial is ready in my published scratch"
@@ -103,7 +105,8 @@ CollTask reduce_binomial(CollCtx& ctx) {
 
 double reduce_binomial_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
-    return step_cost(q, q.params.alpha, q.m(), ws) * ceil_log2(q.q()) + li_inter_tree_reduce(q, q.s(), q.m(), ws);
+    const double busy = busy_a(q, q.params.alpha, q.p()) - q.params.alpha.a;
+    return (step_cost(q, q.params.alpha, q.m(), ws) + busy) * ceil_log2(q.q()) + li_inter_tree_reduce(q, q.s(), q.m(), ws);
 }
 
 }  // namespace hmpi::coll

@@ -20,6 +20,8 @@
 // Data access volume (YHCCL): p reads of input blocks and p - 1
 // read-modify-writes of a result per block.
 // Cost: p a_alpha + B_alpha * p * (3p - 2) * m_b  (m_b = the largest block
+// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
+// every rank takes them at the same time.
 // in lines; p concurrent ranks, each reading p input blocks and reading
 // and writing p - 1 results; its own input lines come from its cache).
 //
@@ -85,7 +87,7 @@ double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
     if (p > 255) return std::numeric_limits<double>::infinity();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return p * q.params.alpha.a + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb;
+    return p * busy_a(q, q.params.alpha, p) + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb;
 }
 
 }  // namespace hmpi::coll

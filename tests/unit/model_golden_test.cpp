@@ -255,3 +255,33 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct", rank_order) ==
           doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
 }
+
+TEST_CASE("busy_step: steps every rank takes at once pay it, tiled's Eq. 8 does not") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.busy_step = 10;
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
+    const double per_step = 10.0 * (16 - 2);  // busy_a - a at p = 16
+    // Dissemination barrier: 4 rounds.
+    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "dissemination") -
+              predicted(CollKind::barrier, off, sixteen, 0, "dissemination") ==
+          doctest::Approx(4 * per_step));
+    // Movement-avoiding Allreduce at 32 KiB: one round, a chain of p = 16 steps.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 32768, "movement_avoiding") -
+              predicted(CollKind::allreduce, off, sixteen, 32768, "movement_avoiding") ==
+          doctest::Approx(16 * per_step));
+    // Dissemination Allreduce: log2 16 = 4 rounds.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, "dissemination") -
+              predicted(CollKind::allreduce, off, sixteen, 4096, "dissemination") ==
+          doctest::Approx(4 * per_step));
+    // The tree's reduction steps pay it too; tiled (Eq. 8's q a) and the
+    // inline step do not.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, "tree") >
+          predicted(CollKind::allreduce, off, sixteen, 4096, "tree") + per_step);
+    for (const char* name : {"tiled", "inline"})
+        CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 4096, name)));
+    // With two ranks no rank is beyond two: nothing changes.
+    for (const char* name : {"movement_avoiding", "dissemination", "tree"})
+        CHECK(predicted(CollKind::allreduce, on, two, 32768, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, two, 32768, name)));
+}

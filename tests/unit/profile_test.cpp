@@ -26,6 +26,7 @@ ModelParams sample() {
     p.call_overhead = 135.5;
     p.rewrite_line = 9.25;
     p.source_line = 1.375;
+    p.busy_step = 47.5;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
 }
@@ -79,6 +80,7 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->call_overhead == doctest::Approx(p.call_overhead));
     CHECK(q->rewrite_line == doctest::Approx(p.rewrite_line));
     CHECK(q->source_line == doctest::Approx(p.source_line));
+    CHECK(q->busy_step == doctest::Approx(p.busy_step));
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
 }
@@ -112,8 +114,8 @@ TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF")
 
 TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with those terms left out") {
     std::string t = format_profile(sample());
-    t.replace(t.find("format 3"), 8, "format 2");
-    for (const char* k : {"rewrite_line", "source_line"}) {
+    t.replace(t.find("format 4"), 8, "format 2");
+    for (const char* k : {"rewrite_line", "source_line", "busy_step"}) {
         const std::size_t at = t.find(k);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
@@ -123,6 +125,26 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
     CHECK(q->rewrite_line == 0);
     CHECK(q->source_line == 0);
     CHECK(q->call_overhead == doctest::Approx(135.5));
+}
+
+TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
+    std::string t = format_profile(sample());
+    const std::size_t at = t.find("busy_step");
+    t.erase(at, t.find('\n', at) + 1 - at);
+    for (const char* f : {"format 3", "format 4"}) {
+        INFO(f);
+        std::string u = t;
+        u.replace(u.find("format 4"), 8, f);
+        std::string error;
+        auto q = parse_profile(u, &error);
+        REQUIRE_MESSAGE(q.has_value(), error);
+        CHECK(q->busy_step == 0);
+        CHECK(q->source_line == doctest::Approx(1.375));
+    }
+    // And a profile without the measurement writes no busy_step line.
+    ModelParams p = sample();
+    p.busy_step = 0;
+    CHECK(format_profile(p).find("busy_step") == std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -163,14 +185,16 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 3", "format 4")).find("format 4") != std::string::npos);
+    CHECK(rejection(edited("format 4", "format 5")).find("format 5") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 3", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 4", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // Format 3 needs the sharer and source costs; format 2 has no such keys.
     CHECK(rejection(edited("rewrite_line 9.25\n", "")).find("rewrite_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375\n", "")).find("source_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375", "source_line 0")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 3", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
+    CHECK(rejection(edited("format 4", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
+    CHECK(rejection(edited("format 4", "format 3")).find("busy_step needs format 4") != std::string::npos);
+    CHECK(rejection(edited("busy_step 47.5", "busy_step 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("call_overhead 135.5\n", "")).find("call_overhead is missing") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a -3")).find("positive") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a 0")).find("positive") != std::string::npos);

@@ -13,6 +13,12 @@
  * over repetitions of the mean over many calls (a repetition interrupted by
  * the machine cannot move the median).
  *
+ * With more than one rank (hmpirun -np t, HMPI_BARRIER_ALGORITHM=dissemination)
+ * it times MPI_Barrier on MPI_COMM_WORLD instead, every rank stepping in
+ * every round, and rank 0 prints "barrier_round_ns <ns>": the time of a
+ * call over its ceil(log2 t) rounds. hmpi-calibrate fits busy_step to it
+ * over t (docs/model.md).
+ *
  * Standard MPI and no mutable globals: it runs as any program under hmpirun.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -39,18 +45,26 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     const int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
-    const int reps = quick ? 5 : 15, calls = quick ? 20000 : 100000;
+    int size = 1, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const MPI_Comm comm = size > 1 ? MPI_COMM_WORLD : MPI_COMM_SELF;
+    int reps = quick ? 5 : 15, calls = quick ? 20000 : 100000;
+    if (size > 1) calls /= 10; /* a round costs a handoff, not just the path */
     double per_call[15];
     for (int i = 0; i < 1000; i++) /* warm up: frames cached, decisions made */
-        MPI_Barrier(MPI_COMM_SELF);
+        MPI_Barrier(comm);
     for (int r = 0; r < reps; r++) {
         const double t0 = now_ns();
         for (int i = 0; i < calls; i++)
-            MPI_Barrier(MPI_COMM_SELF);
+            MPI_Barrier(comm);
         per_call[r] = (now_ns() - t0) / calls;
     }
     qsort(per_call, (size_t)reps, sizeof per_call[0], by_value);
-    printf("call_overhead_ns %.1f\n", per_call[reps / 2]);
+    int rounds = 0;
+    while ((1 << rounds) < size) rounds++;
+    if (size == 1) printf("call_overhead_ns %.1f\n", per_call[reps / 2]);
+    else if (rank == 0) printf("barrier_round_ns %.1f\n", per_call[reps / 2] / rounds);
     MPI_Finalize();
     return 0;
 }

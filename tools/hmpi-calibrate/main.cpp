@@ -37,7 +37,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 3";
+constexpr const char* kToolVersion = "hmpi-calibrate 4";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -463,10 +463,10 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
-// The model's call_overhead: runs hmpi-call-overhead (built next to this
-// tool, like hmpirun) on one rank and reads the "call_overhead_ns <ns>" line
-// it prints. False, with the reason, if that fails.
-bool measure_call_overhead(bool quick, double* ns, std::string* why) {
+// Runs hmpi-call-overhead (built next to this tool, like hmpirun) on `np`
+// ranks with `env` (NAME=value words, or empty) and reads the "<key> <ns>"
+// line it prints. False, with the reason, if that fails.
+bool run_call_overhead(bool quick, int np, const std::string& env, const char* key, double* ns, std::string* why) {
     std::error_code ec;
     const std::filesystem::path dir = std::filesystem::read_symlink("/proc/self/exe", ec).parent_path();
     if (ec) {
@@ -479,30 +479,81 @@ bool measure_call_overhead(bool quick, double* ns, std::string* why) {
             *why = f.string() + " does not exist (build the hmpirun and hmpi-call-overhead targets)";
             return false;
         }
-    const std::string cmd = "'" + hmpirun.string() + "' -np 1 --bind-to core '" + program.string() + "'" +
+    const std::string cmd = (env.empty() ? "" : "env " + env + " ") + "'" + hmpirun.string() + "' -np " +
+                            std::to_string(np) + " --bind-to core '" + program.string() + "'" +
                             (quick ? " --quick" : "") + " 2>&1";
     FILE* out = popen(cmd.c_str(), "r");
     if (!out) {
         *why = "cannot run " + cmd + ": " + std::strerror(errno);
         return false;
     }
-    std::string text;
+    std::string text, format = std::string(key) + " %lf";
     char line[512];
     bool found = false;
     while (std::fgets(line, sizeof line, out)) {
         text += line;
         double v = 0;
-        if (std::sscanf(line, "call_overhead_ns %lf", &v) == 1 && v > 0 && std::isfinite(v)) {
+        if (std::sscanf(line, format.c_str(), &v) == 1 && v > 0 && std::isfinite(v)) {
             *ns = v;
             found = true;
         }
     }
     const int status = pclose(out);
     if (!found || status != 0) {
-        *why = cmd + " printed no call_overhead_ns line (exit status " + std::to_string(status) + "):\n" + text;
+        *why = cmd + " printed no " + key + " line (exit status " + std::to_string(status) + "):\n" + text;
         return false;
     }
     return true;
+}
+
+// The model's call_overhead: MPI_Barrier on a one-rank communicator.
+bool measure_call_overhead(bool quick, double* ns, std::string* why) {
+    return run_call_overhead(quick, 1, "", "call_overhead_ns", ns, why);
+}
+
+// busy_step (params.hpp): HMPI's dissemination barrier on t = 2, 4, 8, ...
+// and all `cores` ranks (hmpi-call-overhead: every rank steps in every
+// round), its time per round fitted as T(t) = T2 + busy_step (t - 2).
+// The runtime's own barrier, not a kernel of this tool's: what a step of
+// the collectives costs when every rank takes one at once. Left at 0 (no
+// term, no profile line) with fewer than three cores, when a run fails, or
+// when noise gives no positive slope.
+void measure_busy_step(bool quick, std::size_t cores, coll::ModelParams* p, std::vector<std::string>& notes) {
+    if (cores < 3) {
+        notes.push_back("busy_step: " + std::to_string(cores) + " core(s) in the cache domain, not measured (no term)");
+        progress("busy_step: %zu core(s) in the cache domain: not measured", cores);
+        return;
+    }
+    std::vector<std::size_t> ts;
+    for (std::size_t t = 2; t < cores; t *= 2) ts.push_back(t);
+    ts.push_back(cores);
+    progress("busy_step: dissemination MPI_Barrier on 2..%zu ranks (hmpi-call-overhead under hmpirun)", cores);
+    std::vector<double> x, y;
+    for (std::size_t t : ts) {
+        double round = 0;
+        std::string why;
+        if (!run_call_overhead(quick, static_cast<int>(t), "HMPI_BARRIER_ALGORITHM=dissemination", "barrier_round_ns",
+                               &round, &why)) {
+            notes.push_back("busy_step: the run on " + std::to_string(t) + " ranks failed: not written");
+            progress("busy_step: t=%zu failed: %s", t, why.c_str());
+            return;
+        }
+        progress("busy_step: t=%zu: %.1f ns per round", t, round);
+        x.push_back(static_cast<double>(t) - 2);
+        y.push_back(round);
+    }
+    double t2 = 0, slope = 0;
+    const double err = fit_line(x, y, &t2, &slope);
+    if (!(slope > 0)) {
+        notes.push_back("busy_step: no positive slope over t (noise?): not written");
+        progress("busy_step: no positive slope: not written");
+        return;
+    }
+    p->busy_step = slope;
+    notes.push_back("busy_step: dissemination barrier on 2.." + std::to_string(cores) + " ranks, a round " +
+                    std::to_string(static_cast<int>(t2)) + " ns + busy_step (t-2), fit error <= " +
+                    std::to_string(static_cast<int>(100 * err)) + "%");
+    progress("busy_step = %.1f ns per rank beyond two (a round at t=2: %.1f ns)", p->busy_step, t2);
 }
 
 std::string utc_now() {
@@ -661,7 +712,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 3);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 4);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -714,6 +765,10 @@ int run_calibration(const Options& opt) {
         return 1;
     }
     progress("call overhead: %.1f ns per collective call", p.call_overhead);
+
+    ++g_step;
+    p.busy_step = 0;  // only a measurement writes it
+    measure_busy_step(opt.quick, alpha >= 0 ? links[static_cast<std::size_t>(alpha)].ring.size() : 1, &p, notes);
     g_step = 0;
 
     // The profile: comments for people, then the keys.

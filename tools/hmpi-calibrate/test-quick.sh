@@ -48,7 +48,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e 's/^format 3$/format 2/' -e '/^rewrite_line /d' -e '/^source_line /d' "$profile" >"$dir/format2.txt"
+sed -e "s/^format [34]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
