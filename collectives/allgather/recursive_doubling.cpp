@@ -60,8 +60,8 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     if ((q.p() & (q.p() - 1)) != 0) return std::numeric_limits<double>::infinity();
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return ceil_log2(q.p()) * busy_a(q, link, q.p()) + congested_copy_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() +
-           q.params.alpha.a;
+    return ceil_log2(q.p()) * busy_a(q, link, q.p()) +
+           congested_copy_line_cost(q, link, ws) * q.p() * (q.p() - 1) * q.m() + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

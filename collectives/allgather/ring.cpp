@@ -49,8 +49,8 @@ double allgather_ring_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return (q.p() - 1) * (congested_copy_step_cost(q, link, q.m(), q.p(), ws) - link.a + busy_a(q, link, q.p())) +
-           q.params.alpha.a;
+    const double round = congested_copy_step_cost(q, link, q.m(), q.p(), ws) + busy_excess(q, q.p());
+    return (q.p() - 1) * round + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

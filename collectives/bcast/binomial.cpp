@@ -47,7 +47,7 @@ double bcast_binomial_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     const int across = q.s() > 1 ? ceil_log2(q.s()) : 0;
     const int within = std::max(0, ceil_log2(q.p()) - across);
-    const double busy = busy_a(q, q.params.alpha, q.p()) - q.params.alpha.a;
+    const double busy = busy_excess(q, q.p());
     return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + busy) +
            within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + q.params.alpha.a;
 }

@@ -39,9 +39,7 @@ std::size_t message_bytes(const CollCtx& ctx) noexcept {
     return message_bytes(ctx.call(), ctx.rank(), ctx.size());
 }
 
-double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept {
-    return l.a + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);
-}
+double busy_excess(const CostQuery& c, int t) noexcept { return t > 2 ? c.params.busy_step * (t - 2) : 0.0; }
 
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
@@ -95,7 +93,7 @@ double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws)
 }
 
 double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept {
-    return s <= 1 ? 0.0 : (step_cost(c, c.params.beta, m, ws) - c.params.beta.a + busy_a(c, c.params.beta, c.p())) * ceil_log2(s);
+    return s <= 1 ? 0.0 : (step_cost(c, c.params.beta, m, ws) + busy_excess(c, c.p())) * ceil_log2(s);
 }
 
 // A broadcast's readers copy the lines (c, C: HMPI's copy costs, params.hpp).
@@ -119,7 +117,7 @@ double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept {
     if (p <= 1) return 0;
     // All p ranks step in every round (busy_a).
-    const double busy = busy_a(c, c.params.alpha, p) - c.params.alpha.a;
+    const double busy = busy_excess(c, p);
     const double in = congested_step_cost(c, c.params.alpha, m, q, ws) + busy;
     const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
     if ((p & (p - 1)) == 0) return in * floor_log2(q) + across * floor_log2(s);  // Eq. 6

@@ -98,10 +98,11 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
 // other, whose folds keep rank order, per_source readers meet at a source.
 double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept;
 
-// The per-step cost a of `l` when t ranks take steps at the same time:
-// a + busy_step (t - 2) (params.hpp; a itself where the profile has no
-// busy_step, or for t <= 2).
-double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept;
+// What a synchronized step costs beyond its link's a when t ranks take
+// steps at the same time: busy_step (t - 2) (params.hpp; 0 where the
+// profile has no busy_step, or for t <= 2). busy_a is that step's a.
+double busy_excess(const CostQuery& c, int t) noexcept;
+inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { return l.a + busy_excess(c, t); }
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).

@@ -105,8 +105,9 @@ CollTask reduce_binomial(CollCtx& ctx) {
 
 double reduce_binomial_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
-    const double busy = busy_a(q, q.params.alpha, q.p()) - q.params.alpha.a;
-    return (step_cost(q, q.params.alpha, q.m(), ws) + busy) * ceil_log2(q.q()) + li_inter_tree_reduce(q, q.s(), q.m(), ws);
+    const double busy = busy_excess(q, q.p());
+    return (step_cost(q, q.params.alpha, q.m(), ws) + busy) * ceil_log2(q.q()) +
+           li_inter_tree_reduce(q, q.s(), q.m(), ws);
 }
 
 }  // namespace hmpi::coll
