@@ -139,6 +139,13 @@ void print_params(const ModelParams& p) {
                 p.rewrite_line, p.source_line, p.rewrite_line == 0 && p.source_line == 0 ? " [not in this profile]" : "");
     std::printf("  busy_step %.1f ns per rank beyond two stepping at once (a step of t ranks: a + busy_step (t-2))%s\n",
                 p.busy_step, p.busy_step == 0 ? " [not in this profile]" : "");
+    std::printf("  step_overhead %.1f ns a step of HMPI's costs beyond a (busy_a = a + step_overhead + busy_step (t-2))%s\n",
+                p.step_overhead, p.step_overhead == 0 ? " [not in this profile]" : "");
+    std::printf("  poll_line %.1f ns per rank beyond two in a wait for every rank's flag (flat barrier: a + step_overhead + "
+                "poll_line (t-2))%s\n",
+                p.poll_line, p.poll_line == 0 ? " [not in this profile]" : "");
+    std::printf("  push_line %.3f ns/line/thread (t threads storing into lines their neighbours read; push alltoall)%s\n",
+                p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

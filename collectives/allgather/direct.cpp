@@ -44,7 +44,10 @@ double allgather_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a;
+    // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
+    // the arrival sweep's polls hide between the copies.
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a +
+           all_poll_excess(q, q.p());
 }
 
 }  // namespace hmpi::coll

@@ -15,8 +15,8 @@
 // Model cost: log2 P rounds, all P ranks copying (P - 1) m lines in all:
 // log2(P) a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1);
 // +infinity when P is not a power of two.
-// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
-// every rank takes them at the same time.
+// The a of these steps is busy_a(p) = a + step_overhead + busy_step
+// (p - 2) (params.hpp): every rank takes them at the same time.
 //
 // Flags: flag 1 step k+1 = "I have finished k rounds" (step 1: my own block
 // is placed); the partner of round k waits for step k+1 before reading me,

@@ -14,8 +14,8 @@
 //
 // Model cost: P - 1 dependent rounds in which all P ranks copy one block:
 // (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1).
-// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
-// every rank takes them at the same time.
+// The a of these steps is busy_a(p) = a + step_overhead + busy_step
+// (p - 2) (params.hpp): every rank takes them at the same time.
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read

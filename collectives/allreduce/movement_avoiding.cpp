@@ -26,7 +26,7 @@
 // and C for the copy-out, which copies lines: params.hpp):
 //   R * p * busy_a(p)                     (the staggered steps: chains of p handoffs
 //                                           with every rank stepping; busy_a = a_alpha +
-//                                           busy_step (p - 2), params.hpp)
+//                                           step_overhead + busy_step (p - 2), params.hpp)
 //   + B_alpha * (p - 1) * m               (each rank folds m/p lines per step, p steps;
 //                                           the slice it owns is in its own cache)
 //   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw

@@ -9,8 +9,9 @@
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)
 //     + (a_b + b_b m) ceil(log2 s)                          (Eq. 2)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
-// (the a of Eq. 1, the intra part and Eq. 2 are busy_a(p) = a + busy_step
-// (p - 2), params.hpp: every rank is in the tree's steps at once)
+// (the a of Eq. 1, the intra part and Eq. 2 are busy_a(p) = a +
+// step_overhead + busy_step (p - 2), params.hpp: HMPI's step, every rank
+// in the tree's steps at once)
 // with the n-ary forms (n - 1)(a + b m) ceil(log_n x) for radix n != 2
 // (knobs.hpp), and the in-cache or memory per-line costs by the working
 // set p * m lines (cost.hpp); plus a_a / p: the top alone waits one more

@@ -16,9 +16,12 @@
 // does not need). Cost per rank: a + (P - 1) * c * m, all in parallel;
 // in place adds one local copy of P * m bytes and one flag round.
 //
-// Model cost: as pairwise, plus one flag round for the receivers' "ready"
-// (remote writes take each line for ownership first):
-// a + C P (P - 1) m + 2 a_alpha ((a, C) = alpha, or beta when s > 1).
+// Model cost: as pairwise with the pusher's per-line cost, plus one flag
+// round for the receivers' "ready":
+// a + X P (P - 1) m + 2 a_alpha ((a, C) = alpha, or beta when s > 1), X =
+// push_line where the profile has it and a rank's 2 P m bytes fit its L2
+// (stores of local lines into lines the receiver read since:
+// hmpi-calibrate's pushing ring), else C.
 //
 // Flags: flag 1 step 1 = "my (in-place) receive buffer is saved, write
 // into it"; flag 2 step 1 = "I have written all my blocks".
@@ -58,7 +61,11 @@ double alltoall_push_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + 2 * q.params.alpha.a;
+    // A rank's own data: its send and receive buffers, p blocks each.
+    const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
+    // The closing wait for every rank is bare (all_poll_excess, cost.hpp).
+    return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + 2 * q.params.alpha.a +
+           all_poll_excess(q, q.p());
 }
 
 }  // namespace hmpi::coll

@@ -12,7 +12,7 @@
 // within a domain, the rest across:
 //   T = a_a min(R, floor(log2 q)) + a_b (R - min(R, floor(log2 q))),  R = ceil(log2 p)
 // (all a_a with one domain). Every rank steps in every round, so each a is
-// busy_a(p) = a + busy_step (p - 2) (params.hpp).
+// busy_a(p) = a + step_overhead + busy_step (p - 2) (params.hpp).
 #include <algorithm>
 
 #include "collectives/barrier/barrier.hpp"

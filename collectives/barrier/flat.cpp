@@ -9,6 +9,11 @@
 // p - q across:
 //   T = a_a + (q-2) b_a              (one domain)
 //   T = a_b + (q-1) b_a + (p-q-1) b_b  (several)
+// Where the profile measures poll_line (params.hpp: the slope over P of
+// this very barrier), each further flag costs that instead of a line:
+//   T = a + step_overhead + poll_line (P - 2)   (a = a_b with several domains)
+// and step_overhead is added to the forms above otherwise (all_poll_excess,
+// cost.hpp).
 // The answer for small P; the tree and dissemination forms win as P grows.
 #include "collectives/barrier/barrier.hpp"
 
@@ -21,8 +26,11 @@ CollTask barrier_flat(CollCtx& ctx) {
 
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b;
-    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b;
+    // Measured (poll_line): the all-poll step itself.
+    if (q.params.poll_line > 0) return (q.s() > 1 ? q.params.beta.a : q.params.alpha.a) + all_poll_excess(q, q.p());
+    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b + all_poll_excess(q, q.p());
+    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b +
+           all_poll_excess(q, q.p());
 }
 
 }  // namespace hmpi::coll

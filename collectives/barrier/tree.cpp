@@ -11,7 +11,8 @@
 // which only matters for data):
 //   T = (n-1) a_a ceil(log_n q) + (n-1) a_b ceil(log_n s) + min(a_a + a_b, a_b)
 // (with one domain, the release is a_a). The climb's a are busy_a(p) = a +
-// busy_step (p - 2): every rank is in the steps at once (params.hpp).
+// step_overhead + busy_step (p - 2): every rank is in the steps at once
+// (params.hpp).
 //
 // Flags: flag 1 step 1 = "my subtree has arrived" (to the parent); flag 2
 // step 1 = "released" (the top's, and a domain leader's in two stages).

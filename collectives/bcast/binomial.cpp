@@ -7,8 +7,8 @@
 // ceil(log2 P) levels of one copy each, no more than one reader per buffer
 // at a time; the first ceil(log2 s) levels cross cache domains:
 //   ceil(log2 s) (a_beta + c_beta m) + ceil(log2 q) (a_alpha + c_alpha m) + a_alpha
-// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
-// every rank takes them at the same time.
+// The a of these steps is busy_a(p) = a + step_overhead + busy_step
+// (p - 2) (params.hpp): every rank takes them at the same time.
 // (the last term: the acknowledgements the leaves' parents wait for). It
 // beats the one-stage form when P - 1 readers would congest the root.
 //

@@ -39,7 +39,13 @@ std::size_t message_bytes(const CollCtx& ctx) noexcept {
     return message_bytes(ctx.call(), ctx.rank(), ctx.size());
 }
 
-double busy_excess(const CostQuery& c, int t) noexcept { return t > 2 ? c.params.busy_step * (t - 2) : 0.0; }
+double busy_excess(const CostQuery& c, int t) noexcept {
+    return (t >= 2 ? c.params.step_overhead : 0.0) + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);
+}
+
+double all_poll_excess(const CostQuery& c, int t) noexcept {
+    return t >= 2 ? c.params.step_overhead + c.params.poll_line * (t - 2) : 0.0;
+}
 
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
@@ -58,6 +64,15 @@ double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size
 }
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
     return l.a + congested_copy_line_cost(c, l, ws) * t * m;
+}
+double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
+                                 std::size_t ws) noexcept {
+    // push_line was measured on alpha's ring (params.hpp): another link's
+    // pushes cost as much more as its pulls do.
+    const bool in_l2 = c.topo.l2_bytes == 0 || own_bytes <= c.topo.l2_bytes;
+    const bool measured = c.params.push_line > 0 && c.params.alpha.C > 0 && in_l2 && !c.spills(ws);
+    const double line = measured ? c.params.push_line * l.C / c.params.alpha.C : congested_copy_line_cost(c, l, ws);
+    return l.a + line * t * m;
 }
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + line_cost(c, l, ws) * m;

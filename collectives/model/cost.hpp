@@ -77,6 +77,15 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
 // The same for copy steps: a + c*m, and a + C*t*m.
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
+// a + P*t*m: t threads at once each storing m of its own lines into another
+// core's buffer, P = push_line (params.hpp; scaled by l.C / alpha.C for
+// another link) while each thread's own data (`own_bytes`: what it reads
+// and what is written into its buffers) fits its L2, as in the
+// measurement; beyond, and where the profile has none, C or C_mem, the
+// pull's cost (pushing into lines that have left the L2s loses its edge:
+// 4.9 ns per line at 2 MiB per buffer on the 2-core EPYC against 0.9 in L2).
+double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
+                                 std::size_t ws) noexcept;
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:
@@ -98,10 +107,15 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
 // other, whose folds keep rank order, per_source readers meet at a source.
 double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept;
 
-// What a synchronized step costs beyond its link's a when t ranks take
-// steps at the same time: busy_step (t - 2) (params.hpp; 0 where the
-// profile has no busy_step, or for t <= 2). busy_a is that step's a.
+// What a synchronized step of HMPI's costs beyond its link's a when t >= 2
+// ranks take steps at the same time: step_overhead + busy_step (t - 2)
+// (params.hpp; each 0 where the profile has none, busy_step also for
+// t <= 2). busy_a is that step's a.
 double busy_excess(const CostQuery& c, int t) noexcept;
+// What a wait for all t ranks' flags (every rank polling every flag, the
+// flat barrier's step) costs beyond its link's a: step_overhead +
+// poll_line (t - 2) (params.hpp; 0 where the profile has neither).
+double all_poll_excess(const CostQuery& c, int t) noexcept;
 inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { return l.a + busy_excess(c, t); }
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:

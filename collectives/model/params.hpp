@@ -87,6 +87,32 @@ struct ModelParams {
     // term. On the 16-core Xeon the round took 356-440 ns at 2 to 16
     // ranks: 2.9 ns per rank.
     double busy_step = 0;
+    // step_overhead: ns a synchronized step of HMPI's own costs beyond the
+    // link's a, even between two ranks: the wait loop, the flag's
+    // bookkeeping and the next publish, which a raw handoff between two
+    // spinning threads (hmpi-calibrate's a) does not have. Measured as the
+    // same fit's time per round at t = 2, less call_overhead and alpha.a;
+    // added to busy_a (cost.hpp). On the 16-core Xeon a 2-rank round took
+    // 336 ns against a = 176. 0 where not measured (one core; a profile
+    // before format 5): no term.
+    double step_overhead = 0;
+    // poll_line: ns each further rank adds to a step in which every one of
+    // t ranks waits for the flags of all the others (an all_reached wait:
+    // every rank reads t - 1 lines that t writers have just written).
+    // Measured as the slope over t of HMPI's flat MPI_Barrier, which is
+    // exactly that step (hmpi-calibrate, docs/model.md); on the 16-core
+    // Xeon 44 ns per rank. 0 where not measured: no term.
+    double poll_line = 0;
+    // push_line: ns per line per thread when t threads of one cache domain
+    // at once each store lines from their own cache into a neighbour's
+    // buffer, which that neighbour read since (each store first takes the
+    // line back from it): push alltoall's copies, which pairwise's C does
+    // not describe (its readers pull lines another core has just written).
+    // Measured in cache like alpha.C (hmpi-calibrate's ring on alpha's
+    // cores, pushing instead of pulling; beta's cores where every domain
+    // has one core, alpha then being beta's costs); 0 where not measured (one
+    // core, a format 3 or 4 profile): push is charged C, as pairwise.
+    double push_line = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

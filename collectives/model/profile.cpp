@@ -40,7 +40,9 @@ namespace {
 // with those terms left out (0), which is the model they were measured for.
 // 4: busy_step added, optional (absent where the cache domain has fewer
 // than three cores); format 3 files are still read, without its term.
-constexpr int kProfileFormat = 4;
+// 5: push_line, step_overhead and poll_line added, optional (absent where
+// not measured); format 3 and 4 files are still read, without their terms.
+constexpr int kProfileFormat = 5;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -145,6 +147,9 @@ std::string format_profile(const ModelParams& p) {
     put(out, "rewrite_line", p.rewrite_line);
     put(out, "source_line", p.source_line);
     if (p.busy_step > 0) put(out, "busy_step", p.busy_step);
+    if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
+    if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
+    if (p.push_line > 0) put(out, "push_line", p.push_line);
     return out;
 }
 
@@ -223,6 +228,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "busy_step") {
             if (format < 4) return fail(line_no, key + " needs format 4 (the format line comes first)");
             p.busy_step = x;
+            continue;
+        }
+        if (key == "push_line" || key == "step_overhead" || key == "poll_line") {
+            if (format < 5) return fail(line_no, key + " needs format 5 (the format line comes first)");
+            (key == "push_line" ? p.push_line : key == "step_overhead" ? p.step_overhead : p.poll_line) = x;
             continue;
         }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*

@@ -17,8 +17,8 @@
 // binomial tree ignores congestion; rank ranges are domain-local first when
 // domains are rank ranges): one scratch of m bytes per inner node, and
 //   T = (a_a + b_a m) ceil(log2 q) + (a_b + b_b m) ceil(log2 s)
-// The a of these steps is busy_a(p) = a + busy_step (p - 2) (params.hpp):
-// every rank takes them at the same time.
+// The a of these steps is busy_a(p) = a + step_overhead + busy_step
+// (p - 2) (params.hpp): every rank takes them at the same time.
 // (working set (p + 1) m: the inputs and the result).
 //
 // Flags: flag 1 step 1 = "my partial is ready in my published scratch"

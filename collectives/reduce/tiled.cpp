@@ -47,12 +47,13 @@ CollTask reduce_tiled(CollCtx& ctx) {
 }
 
 double reduce_tiled_cost(const CostQuery& q) {
+    // Two waits for every rank (all arrived, all done reading): all_poll_excess, cost.hpp.
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double p = q.p(), qq = q.q(), m = q.m();
     const double per_line =
         congested_line_cost(q, q.params.alpha, ws) * qq + fold_sweep_excess(q, q.p(), q.p() - 1, ws);
-    double t = 2 * q.params.alpha.a + per_line * m * (qq - 1) / p;
+    double t = 2 * (q.params.alpha.a + all_poll_excess(q, q.p())) + per_line * m * (qq - 1) / p;
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;
 }

@@ -22,8 +22,8 @@
 // Cost: p a_alpha + B_alpha * p * (3p - 2) * m_b  (m_b = the largest block
 // in lines; p concurrent ranks, each reading p input blocks and reading
 // and writing p - 1 results; its own input lines come from its cache).
-// The p a are busy_a(p) = a + busy_step (p - 2) (params.hpp): every rank
-// takes its steps at the same time.
+// The p a are busy_a(p) = a + step_overhead + busy_step (p - 2)
+// (params.hpp): every rank takes its steps at the same time.
 //
 // Lifetime: block j is complete once rank j + 1 (its last visitor) has
 // finished step p - 1, and every earlier visitor finished before it; nobody

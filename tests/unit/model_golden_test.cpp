@@ -285,3 +285,77 @@ TEST_CASE("busy_step: steps every rank takes at once pay it, tiled's Eq. 8 does 
         CHECK(predicted(CollKind::allreduce, on, two, 32768, name) ==
               doctest::Approx(predicted(CollKind::allreduce, off, two, 32768, name)));
 }
+
+TEST_CASE("push_line: push Alltoall pays it while a rank's data fits its L2, and is then chosen") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.push_line = 0.5;  // against alpha's C = 1.5
+    const CommTopology sixteen = machine(1, 16);
+    // 4 KiB blocks: m = 64 lines to each of 15 peers, 16 pushers at once;
+    // a rank's send and receive buffers, 2 x 16 x 4 KiB = 128 KiB, fit the
+    // 512 KiB L2. Push is pairwise plus the ready round (a), less the
+    // cheaper lines: a + (0.5 - 1.5) 16 15 64.
+    CHECK(predicted(CollKind::alltoall, on, sixteen, 4096, "push") -
+              predicted(CollKind::alltoall, on, sixteen, 4096, "pairwise") ==
+          doctest::Approx(200.0 - 1.0 * 16 * 15 * 64));
+    // Without the measurement push pays C: pairwise plus the ready round.
+    CHECK(predicted(CollKind::alltoall, off, sixteen, 4096, "push") -
+              predicted(CollKind::alltoall, off, sixteen, 4096, "pairwise") ==
+          doctest::Approx(200.0));
+    // 32 KiB blocks: 1 MiB of a rank's own data leaves the L2; C again.
+    CHECK(predicted(CollKind::alltoall, on, sixteen, 32768, "push") ==
+          doctest::Approx(predicted(CollKind::alltoall, off, sixteen, 32768, "push")));
+    // The decisions: push where its lines are cheaper, pairwise without the
+    // measurement or beyond the L2.
+    CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 4096, true)->name) == "push");
+    CHECK(std::string(model_choice(CollKind::alltoall, off, sixteen, 4096, true)->name) == "pairwise");
+    CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 32768, true)->name) == "pairwise");
+}
+
+TEST_CASE("step_overhead: every step busy_a charges pays it, from two ranks on") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.step_overhead = 150;
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
+    // Dissemination barrier: 4 rounds at 16 ranks, 1 at 2.
+    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "dissemination") -
+              predicted(CollKind::barrier, off, sixteen, 0, "dissemination") ==
+          doctest::Approx(4 * 150.0));
+    CHECK(predicted(CollKind::barrier, on, two, 0, "dissemination") -
+              predicted(CollKind::barrier, off, two, 0, "dissemination") ==
+          doctest::Approx(150.0));
+    // Movement-avoiding Allreduce at 32 KiB: one round, a chain of 16 steps.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 32768, "movement_avoiding") -
+              predicted(CollKind::allreduce, off, sixteen, 32768, "movement_avoiding") ==
+          doctest::Approx(16 * 150.0));
+    // Tiled (Eq. 8) and the inline step keep the link's a.
+    for (const char* name : {"tiled", "inline"})
+        CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 4096, name)));
+}
+
+TEST_CASE("poll_line: a wait for every rank's flag pays step_overhead + poll_line (p - 2)") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.step_overhead = 100;
+    on.poll_line = 40;
+    const CommTopology sixteen = machine(1, 16);
+    const double wait = 100 + 40.0 * 14;
+    // The flat barrier is that wait: a + step_overhead + poll_line (p - 2)
+    // (without poll_line, a + (q - 2) b).
+    CHECK(predicted(CollKind::barrier, on, sixteen, 0, "flat") == doctest::Approx(200 + wait + 150));
+    CHECK(predicted(CollKind::barrier, off, sixteen, 0, "flat") == doctest::Approx(200 + 14 * 6 + 150));
+    // Two such waits: tiled Reduce and the direct and tiled Reduce_scatter
+    // (all arrived, and all done reading).
+    for (auto [k, name] : {std::pair{CollKind::reduce, "tiled"}, std::pair{CollKind::reduce_scatter_block, "direct"},
+                           std::pair{CollKind::reduce_scatter_block, "tiled"}}) {
+        INFO(coll_name(k), " ", name);
+        CHECK(predicted(k, on, sixteen, 4096, name) - predicted(k, off, sixteen, 4096, name) ==
+              doctest::Approx(2 * wait));
+    }
+    // One: direct Allgather, pairwise and push Alltoall, whose arrival
+    // sweep polls each peer between copies; only the closing wait is bare.
+    for (auto [k, name] : {std::pair{CollKind::allgather, "direct"}, std::pair{CollKind::alltoall, "pairwise"},
+                           std::pair{CollKind::alltoall, "push"}}) {
+        INFO(coll_name(k), " ", name);
+        CHECK(predicted(k, on, sixteen, 4096, name) - predicted(k, off, sixteen, 4096, name) ==
+              doctest::Approx(wait));
+    }
+}

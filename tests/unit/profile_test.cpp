@@ -27,6 +27,9 @@ ModelParams sample() {
     p.rewrite_line = 9.25;
     p.source_line = 1.375;
     p.busy_step = 47.5;
+    p.push_line = 0.3125;
+    p.step_overhead = 161.25;
+    p.poll_line = 41.5;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
 }
@@ -81,6 +84,9 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->rewrite_line == doctest::Approx(p.rewrite_line));
     CHECK(q->source_line == doctest::Approx(p.source_line));
     CHECK(q->busy_step == doctest::Approx(p.busy_step));
+    CHECK(q->push_line == doctest::Approx(p.push_line));
+    CHECK(q->step_overhead == doctest::Approx(p.step_overhead));
+    CHECK(q->poll_line == doctest::Approx(p.poll_line));
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
 }
@@ -114,8 +120,8 @@ TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF")
 
 TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with those terms left out") {
     std::string t = format_profile(sample());
-    t.replace(t.find("format 4"), 8, "format 2");
-    for (const char* k : {"rewrite_line", "source_line", "busy_step"}) {
+    t.replace(t.find("format 5"), 8, "format 2");
+    for (const char* k : {"rewrite_line", "source_line", "busy_step", "step_overhead", "poll_line", "push_line"}) {
         const std::size_t at = t.find(k);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
@@ -129,22 +135,50 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
     std::string t = format_profile(sample());
-    const std::size_t at = t.find("busy_step");
-    t.erase(at, t.find('\n', at) + 1 - at);
-    for (const char* f : {"format 3", "format 4"}) {
+    for (const char* k : {"busy_step", "step_overhead", "poll_line", "push_line"}) {
+        const std::size_t at = t.find(k);
+        t.erase(at, t.find('\n', at) + 1 - at);
+    }
+    for (const char* f : {"format 3", "format 4", "format 5"}) {
         INFO(f);
         std::string u = t;
-        u.replace(u.find("format 4"), 8, f);
+        u.replace(u.find("format 5"), 8, f);
         std::string error;
         auto q = parse_profile(u, &error);
         REQUIRE_MESSAGE(q.has_value(), error);
         CHECK(q->busy_step == 0);
+        CHECK(q->push_line == 0);
+        CHECK(q->step_overhead == 0);
+        CHECK(q->poll_line == 0);
         CHECK(q->source_line == doctest::Approx(1.375));
     }
     // And a profile without the measurement writes no busy_step line.
     ModelParams p = sample();
     p.busy_step = 0;
     CHECK(format_profile(p).find("busy_step") == std::string::npos);
+}
+
+TEST_CASE("a format 4 profile (before push_line and step_overhead), or one without them, has no such terms") {
+    std::string t = format_profile(sample());
+    for (const char* k : {"step_overhead", "poll_line", "push_line"}) {
+        const std::size_t at = t.find(k);
+        t.erase(at, t.find('\n', at) + 1 - at);
+    }
+    t.replace(t.find("format 5"), 8, "format 4");
+    std::string error;
+    auto q = parse_profile(t, &error);
+    REQUIRE_MESSAGE(q.has_value(), error);
+    CHECK(q->push_line == 0);
+    CHECK(q->step_overhead == 0);
+    CHECK(q->poll_line == 0);
+    CHECK(q->busy_step == doctest::Approx(47.5));
+    ModelParams p = sample();
+    p.push_line = 0;
+    p.step_overhead = 0;
+    p.poll_line = 0;
+    CHECK(format_profile(p).find("push_line") == std::string::npos);
+    CHECK(format_profile(p).find("step_overhead") == std::string::npos);
+    CHECK(format_profile(p).find("poll_line") == std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -185,15 +219,19 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 4", "format 5")).find("format 5") != std::string::npos);
+    CHECK(rejection(edited("format 5", "format 6")).find("format 6") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 4", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 5", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // Format 3 needs the sharer and source costs; format 2 has no such keys.
     CHECK(rejection(edited("rewrite_line 9.25\n", "")).find("rewrite_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375\n", "")).find("source_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375", "source_line 0")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 4", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
-    CHECK(rejection(edited("format 4", "format 3")).find("busy_step needs format 4") != std::string::npos);
+    CHECK(rejection(edited("format 5", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
+    CHECK(rejection(edited("format 5", "format 3")).find("busy_step needs format 4") != std::string::npos);
+    CHECK(rejection(edited("format 5", "format 4")).find("step_overhead needs format 5") != std::string::npos);
+    CHECK(rejection(edited("step_overhead 161.25", "step_overhead 0")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("poll_line 41.5", "poll_line nan")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("push_line 0.3125", "push_line -1")).find("positive") != std::string::npos);
     CHECK(rejection(edited("busy_step 47.5", "busy_step 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("call_overhead 135.5\n", "")).find("call_overhead is missing") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a -3")).find("positive") != std::string::npos);

@@ -37,7 +37,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 4";
+constexpr const char* kToolVersion = "hmpi-calibrate 5";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -463,6 +463,45 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
+// push_line (params.hpp): the ring of the copy's C with every thread
+// storing its own fresh lines into its neighbour's inbox instead of pulling
+// the neighbour's, the neighbour reading the inbox before the next round;
+// the same fit as C (slope / t), over sizes that stay in the L2.
+void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size_t l2_bytes, coll::ModelParams* p,
+                       std::vector<std::string>& notes) {
+    const std::size_t t = ring.size();
+    if (t < 2) {
+        notes.push_back("push_line: one core, not measured (push is charged C)");
+        progress("push_line: one core: not measured");
+        return;
+    }
+    // Within the L2 (a thread's lines and its inbox in half of it), where
+    // the model charges push_line (cost.hpp).
+    std::size_t top = lines_for(plan.cache_ws, 2 * t);
+    if (l2_bytes) top = std::min(top, lines_for(l2_bytes / 2, 2));
+    const std::vector<std::size_t> rl = geometric(top, plan.quick ? 8 : 2);
+    progress("push_line: %zu threads at once, each storing its lines into its neighbour's inbox, %zu sizes of 1..%zu "
+             "lines",
+             t, rl.size(), rl.back());
+    const std::vector<double> steps =
+        over_passes(plan.passes, [&] { return ring_steps(ring, rl, rounds_for(plan, rl), Kernel::push); });
+    std::vector<double> x, y, dropped;
+    for (std::size_t i = 0; i < rl.size(); ++i) {
+        progress("push_line: t=%zu, m=%zu lines each: %.1f ns per push step (%.3f ns/line/thread)", t, rl[i], steps[i],
+                 steps[i] / static_cast<double>(rl[i] * t));
+        x.push_back(static_cast<double>(rl[i]));
+        y.push_back(std::max(steps[i], 1.0));
+    }
+    double a = 0, slope = 0;
+    const double err = robust_fit(x, y, &a, &slope, &dropped);
+    if (slope <= 0) slope = y.back() / x.back();
+    p->push_line = std::max(slope / static_cast<double>(t), 0.01);
+    notes.push_back("push_line: " + std::to_string(t) + " threads pushing, fit error <= " +
+                    std::to_string(static_cast<int>(100 * err)) + "%");
+    progress("push_line = %.3f ns/line/thread (C = %.3f; largest relative error %.0f%%)", p->push_line, p->alpha.C,
+             100 * err);
+}
+
 // Runs hmpi-call-overhead (built next to this tool, like hmpirun) on `np`
 // ranks with `env` (NAME=value words, or empty) and reads the "<key> <ns>"
 // line it prints. False, with the reason, if that fails.
@@ -511,23 +550,65 @@ bool measure_call_overhead(bool quick, double* ns, std::string* why) {
     return run_call_overhead(quick, 1, "", "call_overhead_ns", ns, why);
 }
 
-// busy_step (params.hpp): HMPI's dissemination barrier on t = 2, 4, 8, ...
-// and all `cores` ranks (hmpi-call-overhead: every rank steps in every
-// round), its time per round fitted as T(t) = T2 + busy_step (t - 2).
-// The runtime's own barrier, not a kernel of this tool's: what a step of
-// the collectives costs when every rank takes one at once. Left at 0 (no
-// term, no profile line) with fewer than three cores, when a run fails, or
-// when noise gives no positive slope.
-void measure_busy_step(bool quick, std::size_t cores, coll::ModelParams* p, std::vector<std::string>& notes) {
-    if (cores < 3) {
-        notes.push_back("busy_step: " + std::to_string(cores) + " core(s) in the cache domain, not measured (no term)");
-        progress("busy_step: %zu core(s) in the cache domain: not measured", cores);
+// poll_line (params.hpp): HMPI's flat barrier on the same t, every rank
+// waiting for all t flags, its time per call less the call's overhead
+// fitted as F(t) = F2 + poll_line (t - 2).
+void measure_poll_line(bool quick, const std::vector<std::size_t>& ts, double call_overhead, coll::ModelParams* p,
+                       std::vector<std::string>& notes) {
+    progress("poll_line: flat MPI_Barrier on 2..%zu ranks (hmpi-call-overhead under hmpirun)", ts.back());
+    std::vector<double> x, y;
+    for (std::size_t t : ts) {
+        double call = 0;
+        std::string why;
+        if (!run_call_overhead(quick, static_cast<int>(t), "HMPI_BARRIER_ALGORITHM=flat", "barrier_call_ns", &call,
+                               &why)) {
+            notes.push_back("poll_line: the run on " + std::to_string(t) + " ranks failed: not written");
+            progress("poll_line: t=%zu failed: %s", t, why.c_str());
+            return;
+        }
+        progress("poll_line: t=%zu: %.1f ns per call, %.1f without the call's overhead", t, call, call - call_overhead);
+        x.push_back(static_cast<double>(t) - 2);
+        y.push_back(call - call_overhead);
+    }
+    double f2 = 0, slope = 0;
+    const double err = fit_line(x, y, &f2, &slope);
+    if (!(slope > 0)) {
+        notes.push_back("poll_line: no positive slope over t (noise?): not written");
+        progress("poll_line: no positive slope: not written");
         return;
     }
-    std::vector<std::size_t> ts;
-    for (std::size_t t = 2; t < cores; t *= 2) ts.push_back(t);
-    ts.push_back(cores);
-    progress("busy_step: dissemination MPI_Barrier on 2..%zu ranks (hmpi-call-overhead under hmpirun)", cores);
+    p->poll_line = slope;
+    notes.push_back("poll_line: flat barrier on 2.." + std::to_string(ts.back()) + " ranks, a call " +
+                    std::to_string(static_cast<int>(f2)) + " ns + poll_line (t-2), fit error <= " +
+                    std::to_string(static_cast<int>(100 * err)) + "%");
+    progress("poll_line = %.1f ns per rank beyond two (a call at t=2: %.1f ns)", p->poll_line, f2);
+}
+
+// busy_step and step_overhead (params.hpp): HMPI's dissemination barrier on
+// t = 2, 4, 8, ... and all `domain_cores` ranks (hmpi-call-overhead: every
+// rank steps in every round), its time per round less the call's overhead
+// (call_overhead / rounds) fitted as T(t) = T2 + busy_step (t - 2); then
+// step_overhead = T2 - `pair_a`, the a of the link between cores 0 and 1,
+// where hmpirun puts ranks 0 and 1. The runtime's own barrier, not a kernel
+// of this tool's: what a step of the collectives costs when every rank takes
+// one at once. With fewer than three cores in the domain only t = 2 is run
+// (on two cores of the machine, if it has them), for step_overhead alone.
+// A term is left at 0 (no profile line) when its run fails or noise gives
+// no positive value.
+void measure_steps(bool quick, std::size_t domain_cores, std::size_t machine_cores, double call_overhead,
+                   double pair_a, coll::ModelParams* p, std::vector<std::string>& notes) {
+    if (machine_cores < 2) {
+        notes.push_back("busy_step, step_overhead: one core, not measured (no terms)");
+        progress("busy_step: one core: not measured");
+        return;
+    }
+    std::vector<std::size_t> ts = {2};
+    if (domain_cores >= 3) {
+        for (std::size_t t = 4; t < domain_cores; t *= 2) ts.push_back(t);
+        ts.push_back(domain_cores);
+    }
+    progress("busy_step: dissemination MPI_Barrier on %s ranks (hmpi-call-overhead under hmpirun)",
+             ts.size() == 1 ? "2" : ("2.." + std::to_string(ts.back())).c_str());
     std::vector<double> x, y;
     for (std::size_t t : ts) {
         double round = 0;
@@ -538,22 +619,40 @@ void measure_busy_step(bool quick, std::size_t cores, coll::ModelParams* p, std:
             progress("busy_step: t=%zu failed: %s", t, why.c_str());
             return;
         }
-        progress("busy_step: t=%zu: %.1f ns per round", t, round);
+        int rounds = 0;
+        while ((std::size_t{1} << rounds) < t) ++rounds;
+        const double net = round - call_overhead / rounds;
+        progress("busy_step: t=%zu: %.1f ns per round, %.1f without the call's overhead", t, round, net);
         x.push_back(static_cast<double>(t) - 2);
-        y.push_back(round);
+        y.push_back(net);
     }
-    double t2 = 0, slope = 0;
-    const double err = fit_line(x, y, &t2, &slope);
-    if (!(slope > 0)) {
-        notes.push_back("busy_step: no positive slope over t (noise?): not written");
-        progress("busy_step: no positive slope: not written");
-        return;
+    double t2 = y.front(), slope = 0;
+    if (x.size() > 1) {
+        const double err = fit_line(x, y, &t2, &slope);
+        if (slope > 0) {
+            p->busy_step = slope;
+            notes.push_back("busy_step: dissemination barrier on 2.." + std::to_string(ts.back()) + " ranks, a round " +
+                            std::to_string(static_cast<int>(t2)) + " ns + busy_step (t-2), fit error <= " +
+                            std::to_string(static_cast<int>(100 * err)) + "%");
+            progress("busy_step = %.1f ns per rank beyond two (a round at t=2: %.1f ns)", p->busy_step, t2);
+        } else {
+            t2 = y.front();
+            notes.push_back("busy_step: no positive slope over t (noise?): not written");
+            progress("busy_step: no positive slope: not written");
+        }
+    } else {
+        notes.push_back("busy_step: " + std::to_string(domain_cores) + " core(s) in the cache domain, not measured");
     }
-    p->busy_step = slope;
-    notes.push_back("busy_step: dissemination barrier on 2.." + std::to_string(cores) + " ranks, a round " +
-                    std::to_string(static_cast<int>(t2)) + " ns + busy_step (t-2), fit error <= " +
-                    std::to_string(static_cast<int>(100 * err)) + "%");
-    progress("busy_step = %.1f ns per rank beyond two (a round at t=2: %.1f ns)", p->busy_step, t2);
+    if (ts.size() > 1) measure_poll_line(quick, ts, call_overhead, p, notes);
+    if (t2 > pair_a) {
+        p->step_overhead = t2 - pair_a;
+        notes.push_back("step_overhead: a 2-rank round " + std::to_string(static_cast<int>(t2)) + " ns against a = " +
+                        std::to_string(static_cast<int>(pair_a)) + " ns");
+        progress("step_overhead = %.1f ns (a 2-rank round %.1f ns, a = %.1f ns)", p->step_overhead, t2, pair_a);
+    } else {
+        notes.push_back("step_overhead: a 2-rank round no dearer than a: not written");
+        progress("step_overhead: a 2-rank round (%.1f ns) no dearer than a (%.1f ns): not written", t2, pair_a);
+    }
 }
 
 std::string utc_now() {
@@ -712,7 +811,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 4);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 5);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -751,6 +850,16 @@ int run_calibration(const Options& opt) {
     }
 
     ++g_step;
+    // alpha's ring; where every cache domain has one core (alpha is then
+    // beta's costs), beta's.
+    {
+        std::vector<int> ring;
+        if (alpha >= 0) ring = links[static_cast<std::size_t>(alpha)].ring;
+        if (ring.size() < 2 && beta >= 0) ring = links[static_cast<std::size_t>(beta)].ring;
+        measure_push_line(plan, ring, m.l2_bytes, &p, notes);
+    }
+
+    ++g_step;
     const std::size_t copy_bytes = std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2);
     progress("copy: one thread on core %d copies %s with memcpy and with non-temporal stores", c0.index,
              mib(copy_bytes).c_str());
@@ -767,8 +876,17 @@ int run_calibration(const Options& opt) {
     progress("call overhead: %.1f ns per collective call", p.call_overhead);
 
     ++g_step;
-    p.busy_step = 0;  // only a measurement writes it
-    measure_busy_step(opt.quick, alpha >= 0 ? links[static_cast<std::size_t>(alpha)].ring.size() : 1, &p, notes);
+    p.busy_step = 0;  // only a measurement writes them
+    p.step_overhead = 0;
+    p.poll_line = 0;
+    {
+        // The link between cores 0 and 1, where ranks 0 and 1 run.
+        double pair_a = p.alpha.a;
+        for (std::size_t i = 0; i < links.size(); ++i)
+            if (m.cores.size() > 1 && links[i].reader == m.cores[1].index) pair_a = results[i].cost.a;
+        measure_steps(opt.quick, alpha >= 0 ? links[static_cast<std::size_t>(alpha)].ring.size() : 1, m.cores.size(),
+                      p.call_overhead, pair_a, &p, notes);
+    }
     g_step = 0;
 
     // The profile: comments for people, then the keys.

@@ -80,9 +80,18 @@ void reduce_lines(const double* src, double* acc, std::size_t lines) {
 // with ordinary stores (the copy_bandwidth measurement's memcpy).
 void copy_lines(const double* src, double* dst, std::size_t lines) { std::memcpy(dst, src, lines * kLine); }
 
+// Reads every line (a program using what it received): they leave the
+// pusher's cache for this core's, so the next push takes them back.
+void consume_lines(const double* p, std::size_t lines) {
+    double sum = 0;
+    for (std::size_t i = 0; i < lines * kDoublesPerLine; i += kDoublesPerLine) sum += p[i];
+    volatile double sink = sum;
+    (void)sink;
+}
+
 void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines) {
-    if (k == Kernel::copy) copy_lines(src, dst, lines);
-    else reduce_lines(src, dst, lines);
+    if (k == Kernel::reduce) reduce_lines(src, dst, lines);
+    else copy_lines(src, dst, lines);
 }
 
 void bind(int core) {
@@ -283,7 +292,10 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                                const Rounds& rounds, Kernel kernel) {
     const std::size_t t = cores.size();
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    const bool push = kernel == Kernel::push;
     std::vector<SingleWriterFlag> ready(t), done(t);
+    // Per thread, the buffer its neighbour uses: the lines it reads (its
+    // own), or, pushing, the inbox it writes.
     std::vector<std::atomic<double*>> src(t);
     for (auto& p : src) p.store(nullptr);
     // Per thread, per size, per round: start and end of its kernel.
@@ -296,9 +308,9 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
     auto body = [&](std::size_t i) {
         bind(cores[i]);
         Buffer own(max_lines), acc(max_lines);
-        src[i].store(own.data, std::memory_order_release);
+        src[i].store(push ? acc.data : own.data, std::memory_order_release);
         sync.arrive_and_wait();
-        const double* in = src[(i + 1) % t].load(std::memory_order_acquire);
+        double* in = src[(i + 1) % t].load(std::memory_order_acquire);
         const std::size_t reader_of_mine = (i + t - 1) % t;
         std::uint64_t stamp = 0;
         start[i].resize(lines.size());
@@ -318,11 +330,16 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 for (std::size_t j = 0; j < t; ++j) wait_reached(ready[j], stamp);
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
                 const std::int64_t t0 = now_ns();
-                run_kernel(kernel, in, acc.data, lines[s]);
+                if (push) copy_lines(own.data, in, lines[s]);
+                else run_kernel(kernel, in, acc.data, lines[s]);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);
-                // My reader must be done before I rewrite my lines.
+                // My reader must be done before I rewrite my lines; pushing,
+                // the thread that writes my inbox must be done before I read it
+                // (and I read it before my next ready flag, so nobody pushes
+                // into it again before that).
                 wait_reached(done[reader_of_mine], stamp);
+                if (push) consume_lines(acc.data, lines[s]);
                 if (r >= warm) {
                     start[i][s].push_back(t0);
                     end[i][s].push_back(t1);

@@ -51,6 +51,10 @@ double clock_overhead_ns();
 enum class Kernel {
     reduce,  // acc[i] += src[i] on doubles (read remote, read local, write local): b, B
     copy,    // memcpy(acc, src) (read remote, write local): c, C
+    // ring_steps only: memcpy(neighbour's inbox, own lines) (read local,
+    // write remote lines that their owner read the round before, so each
+    // store first takes the line from it): push_line.
+    push,
 };
 
 // A size's rounds: at most `rounds`, but once `budget_ns` of wall time has
@@ -75,8 +79,10 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
 
 // t threads on `cores` at once, each reducing (or copying) its ring
 // neighbour's freshly written lines into its own buffer once all have
-// published: per size, the median over rounds of (last finish - first
-// start), ns.
+// published (Kernel::push: each copying its own freshly written lines
+// into its neighbour's inbox, which the neighbour reads before the next
+// round, as a program reads what an alltoall delivered): per size, the
+// median over rounds of (last finish - first start), ns.
 std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
                                const Rounds& rounds, Kernel kernel);
 

@@ -29,6 +29,12 @@ cat "$profile"
 grep -q '^call_overhead ' "$profile" || fail "no call_overhead (measured with hmpi-call-overhead under hmpirun)"
 grep -q '^rewrite_line ' "$profile" || fail "no rewrite_line"
 grep -q '^source_line ' "$profile" || fail "no source_line"
+# Two cores or more: pushing ring and the 2-rank barrier round.
+if [ "$(nproc)" -ge 2 ]; then
+  grep -q '^push_line ' "$profile" || fail "no push_line"
+  grep -q '^step_overhead ' "$profile" || grep -q 'step_overhead: a 2-rank round no dearer' "$profile" ||
+    fail "neither step_overhead nor the reason it is absent"
+fi
 
 # The runtime uses it, silently.
 HMPI_PROFILE=$profile "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
@@ -48,7 +54,8 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format [34]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" "$profile" >"$dir/format2.txt"
+sed -e "s/^format [345]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+    -e "/^step_overhead /d" -e "/^poll_line /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
