@@ -113,6 +113,7 @@ struct Plan {
     bool quick;
     std::size_t cache_ws;  // largest in-cache working set
     std::vector<std::size_t> mem_ws;  // working sets beyond every cache (may be empty)
+    std::string no_mem_why;           // why mem_ws is empty (for notes)
     double target_ns;      // time per in-cache size
     int min_rounds, max_rounds, mem_rounds;
     int passes;  // sweeps over the in-cache sizes; per size the median across them
@@ -271,8 +272,8 @@ void measure_pair_mem(const Plan& plan, const LinkPlan& link, double clk, const 
     const double one = res.cost.*k.f_one;
     if (plan.mem_ws.empty()) {
         res.cost.*k.f_one_mem = one;
-        res.notes.push_back(link.name + ": too little memory to exceed the caches; " + k.one_mem + " = " + k.one);
-        progress("%s: skipped (too little memory to exceed the caches); %s = %s", link.name.c_str(), k.one_mem, k.one);
+        res.notes.push_back(link.name + ": " + plan.no_mem_why + "; " + k.one_mem + " = " + k.one);
+        progress("%s: skipped (%s); %s = %s", link.name.c_str(), plan.no_mem_why.c_str(), k.one_mem, k.one);
         return;
     }
     std::vector<std::size_t> ml;
@@ -751,9 +752,16 @@ int run_calibration(const Options& opt) {
     plan.cache_ws = std::min<std::size_t>(m.llc_bytes ? m.llc_bytes / 2 : (8u << 20), opt.quick ? (8u << 20) : (32u << 20));
     // Beyond: twice (and in full mode also three times) every cache of the
     // machine together, if a quarter of the memory allows.
+    // --quick (the tests) goes beyond the caches only while that stays small:
+    // a machine reporting 1 GiB of L3 would otherwise sweep 2 GiB, minutes
+    // under a sanitizer.
     const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
+    const std::size_t quick_cap = std::size_t{256} << 20;
     for (std::size_t f : opt.quick ? std::vector<std::size_t>{2} : std::vector<std::size_t>{2, 3})
-        if (f * m.all_cache_bytes <= mem_cap) plan.mem_ws.push_back(f * m.all_cache_bytes);
+        if (f * m.all_cache_bytes <= mem_cap && (!opt.quick || f * m.all_cache_bytes <= quick_cap))
+            plan.mem_ws.push_back(f * m.all_cache_bytes);
+    plan.no_mem_why = opt.quick && 2 * m.all_cache_bytes <= mem_cap ? "--quick: the caches are too large to exceed quickly"
+                                                                     : "too little memory to exceed the caches";
     plan.target_ns = opt.quick ? 5e6 : 60e6;
     plan.min_rounds = opt.quick ? 5 : 15;
     plan.max_rounds = opt.quick ? 2000 : 20000;
@@ -860,7 +868,10 @@ int run_calibration(const Options& opt) {
     }
 
     ++g_step;
-    const std::size_t copy_bytes = std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2);
+    // --quick: at most 64 MiB (see mem_ws).
+    const std::size_t copy_bytes = std::min<std::size_t>(
+        std::min<std::size_t>(std::max<std::size_t>(64u << 20, m.all_cache_bytes), mem_cap / 2),
+        opt.quick ? std::size_t{64} << 20 : SIZE_MAX);
     progress("copy: one thread on core %d copies %s with memcpy and with non-temporal stores", c0.index,
              mib(copy_bytes).c_str());
     copy_bandwidths(c0.index, copy_bytes, opt.quick ? 3 : 7, &p.copy_bandwidth, &p.nt_copy_bandwidth);
