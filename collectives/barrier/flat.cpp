@@ -26,11 +26,13 @@ CollTask barrier_flat(CollCtx& ctx) {
 
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    // Measured (poll_line): the all-poll step itself.
-    if (q.params.poll_line > 0) return (q.s() > 1 ? q.params.beta.a : q.params.alpha.a) + all_poll_excess(q, q.p());
-    if (q.s() <= 1) return q.params.alpha.a + (q.q() - 2) * q.params.alpha.b + all_poll_excess(q, q.p());
-    return q.params.beta.a + (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b +
-           all_poll_excess(q, q.p());
+    const bool several = q.s() > 1;
+    // With poll_line the further flags are in all_poll_excess (measured on
+    // this very step); without, a line each.
+    const double flags = q.params.poll_line > 0 ? 0.0
+                         : several ? (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b
+                                   : (q.q() - 2) * q.params.alpha.b;
+    return (several ? q.params.beta.a : q.params.alpha.a) + flags + all_poll_excess(q, q.p());
 }
 
 }  // namespace hmpi::coll

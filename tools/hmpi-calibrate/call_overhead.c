@@ -15,10 +15,9 @@
  *
  * With more than one rank (hmpirun -np t, HMPI_BARRIER_ALGORITHM=dissemination)
  * it times MPI_Barrier on MPI_COMM_WORLD instead, every rank stepping in
- * every round, and rank 0 prints "barrier_round_ns <ns>": the time of a
- * call over its ceil(log2 t) rounds, and "barrier_call_ns <ns>", the time
- * of a call. hmpi-calibrate fits busy_step to the first over t, and with
- * HMPI_BARRIER_ALGORITHM=flat poll_line to the second (docs/model.md).
+ * every round, and rank 0 prints "barrier_call_ns <ns>", the time of a
+ * call. hmpi-calibrate fits busy_step to it per round over t, and with
+ * HMPI_BARRIER_ALGORITHM=flat poll_line to it (docs/model.md).
  *
  * Standard MPI and no mutable globals: it runs as any program under hmpirun.
  */
@@ -63,11 +62,8 @@ int main(int argc, char **argv)
         per_call[r] = (now_ns() - t0) / calls;
     }
     qsort(per_call, (size_t)reps, sizeof per_call[0], by_value);
-    int rounds = 0;
-    while ((1 << rounds) < size) rounds++;
     if (size == 1) printf("call_overhead_ns %.1f\n", per_call[reps / 2]);
-    else if (rank == 0)
-        printf("barrier_round_ns %.1f\nbarrier_call_ns %.1f\n", per_call[reps / 2] / rounds, per_call[reps / 2]);
+    else if (rank == 0) printf("barrier_call_ns %.1f\n", per_call[reps / 2]);
     MPI_Finalize();
     return 0;
 }

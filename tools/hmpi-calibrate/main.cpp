@@ -293,6 +293,35 @@ void measure_pair_mem(const Plan& plan, const LinkPlan& link, double clk, const 
     res.cost.*k.f_one_mem = *std::min_element(per_line.begin(), per_line.end());
 }
 
+// A congested ring sweep in cache (ring_steps over `rl`, plan.passes
+// times, median per size) and the fit of its step over m: the intercept,
+// the per-thread slope (the largest size's mean where the fit's is not
+// positive) and the largest relative error. `name` and `step` label the
+// progress lines.
+struct RingFit {
+    double a = 0, slope = 0, error = 0;
+};
+RingFit fit_ring(const Plan& plan, const std::vector<int>& ring, const std::vector<std::size_t>& rl, Kernel kernel,
+                 const std::string& name, const char* step) {
+    const std::size_t t = ring.size();
+    const std::vector<double> steps =
+        over_passes(plan.passes, [&] { return ring_steps(ring, rl, rounds_for(plan, rl), kernel); });
+    std::vector<double> x, y, dropped;
+    for (std::size_t i = 0; i < rl.size(); ++i) {
+        progress("%s: t=%zu, m=%zu lines each: %.1f ns per %s step (%.3f ns/line/thread)", name.c_str(), t, rl[i],
+                 steps[i], step, steps[i] / static_cast<double>(rl[i] * t));
+        x.push_back(static_cast<double>(rl[i]));
+        y.push_back(std::max(steps[i], 1.0));
+    }
+    RingFit f;
+    f.error = robust_fit(x, y, &f.a, &f.slope, &dropped);
+    if (!dropped.empty())
+        progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines", name.c_str(),
+                 joined(dropped).c_str());
+    if (f.slope <= 0) f.slope = y.back() / x.back();
+    return f;
+}
+
 // Congestion: t readers at once, in cache and beyond: B and B_mem, or C and C_mem.
 void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, LinkResult& res) {
     ++g_step;
@@ -312,22 +341,9 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
     std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, 2 * t), factor);
     progress("%s: %zu readers at once (cores %s), each %s its neighbour's lines, %zu sizes of 1..%zu lines",
              link.name.c_str(), t, cores.c_str(), k.doing, rl.size(), rl.back());
-    std::vector<double> steps =
-        over_passes(plan.passes, [&] { return ring_steps(link.ring, rl, rounds_for(plan, rl), k.kernel); });
-    std::vector<double> x, y;
-    for (std::size_t i = 0; i < rl.size(); ++i) {
-        progress("%s: t=%zu, m=%zu lines each: %.1f ns per %s step (%.3f ns/line/thread)", link.name.c_str(), t, rl[i],
-                 steps[i], k.step, steps[i] / static_cast<double>(rl[i] * t));
-        x.push_back(static_cast<double>(rl[i]));
-        y.push_back(std::max(steps[i], 1.0));
-    }
-    double ra = 0, slope = 0;
-    std::vector<double> dropped;
-    res.ring_error[k.index] = robust_fit(x, y, &ra, &slope, &dropped);
-    if (!dropped.empty())
-        progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines",
-                 link.name.c_str(), joined(dropped).c_str());
-    if (slope <= 0) slope = y.back() / x.back();
+    const RingFit fit = fit_ring(plan, link.ring, rl, k.kernel, link.name, k.step);
+    const double ra = fit.a, slope = fit.slope;
+    res.ring_error[k.index] = fit.error;
     res.cost.*k.f_many = slope / static_cast<double>(t);
     progress("%s: t=%zu: per-thread slope %.3f ns/line, %s = %.3f ns/line (largest relative error %.0f%%)",
              link.name.c_str(), t, slope, k.many, res.cost.*k.f_many, 100 * res.ring_error[k.index]);
@@ -484,19 +500,9 @@ void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size
     progress("push_line: %zu threads at once, each storing its lines into its neighbour's inbox, %zu sizes of 1..%zu "
              "lines",
              t, rl.size(), rl.back());
-    const std::vector<double> steps =
-        over_passes(plan.passes, [&] { return ring_steps(ring, rl, rounds_for(plan, rl), Kernel::push); });
-    std::vector<double> x, y, dropped;
-    for (std::size_t i = 0; i < rl.size(); ++i) {
-        progress("push_line: t=%zu, m=%zu lines each: %.1f ns per push step (%.3f ns/line/thread)", t, rl[i], steps[i],
-                 steps[i] / static_cast<double>(rl[i] * t));
-        x.push_back(static_cast<double>(rl[i]));
-        y.push_back(std::max(steps[i], 1.0));
-    }
-    double a = 0, slope = 0;
-    const double err = robust_fit(x, y, &a, &slope, &dropped);
-    if (slope <= 0) slope = y.back() / x.back();
-    p->push_line = std::max(slope / static_cast<double>(t), 0.01);
+    const RingFit fit = fit_ring(plan, ring, rl, Kernel::push, "push_line", "push");
+    const double err = fit.error;
+    p->push_line = std::max(fit.slope / static_cast<double>(t), 0.01);
     notes.push_back("push_line: " + std::to_string(t) + " threads pushing, fit error <= " +
                     std::to_string(static_cast<int>(100 * err)) + "%");
     progress("push_line = %.3f ns/line/thread (C = %.3f; largest relative error %.0f%%)", p->push_line, p->alpha.C,
@@ -551,55 +557,45 @@ bool measure_call_overhead(bool quick, double* ns, std::string* why) {
     return run_call_overhead(quick, 1, "", "call_overhead_ns", ns, why);
 }
 
-// poll_line (params.hpp): HMPI's flat barrier on the same t, every rank
-// waiting for all t flags, its time per call less the call's overhead
-// fitted as F(t) = F2 + poll_line (t - 2).
-void measure_poll_line(bool quick, const std::vector<std::size_t>& ts, double call_overhead, coll::ModelParams* p,
-                       std::vector<std::string>& notes) {
-    progress("poll_line: flat MPI_Barrier on 2..%zu ranks (hmpi-call-overhead under hmpirun)", ts.back());
-    std::vector<double> x, y;
+// HMPI's MPI_Barrier with HMPI_BARRIER_ALGORITHM=`algorithm` on each of
+// `ts` ranks (hmpi-call-overhead under hmpirun): per t, the time of a call
+// less call_overhead, ns. Empty, with a note, if a run fails.
+std::vector<double> barrier_calls(bool quick, const std::vector<std::size_t>& ts, const char* algorithm,
+                                  double call_overhead, const char* term, std::vector<std::string>& notes) {
+    std::vector<double> net;
     for (std::size_t t : ts) {
         double call = 0;
         std::string why;
-        if (!run_call_overhead(quick, static_cast<int>(t), "HMPI_BARRIER_ALGORITHM=flat", "barrier_call_ns", &call,
-                               &why)) {
-            notes.push_back("poll_line: the run on " + std::to_string(t) + " ranks failed: not written");
-            progress("poll_line: t=%zu failed: %s", t, why.c_str());
-            return;
+        if (!run_call_overhead(quick, static_cast<int>(t), std::string("HMPI_BARRIER_ALGORITHM=") + algorithm,
+                               "barrier_call_ns", &call, &why)) {
+            notes.push_back(std::string(term) + ": the run on " + std::to_string(t) + " ranks failed: not written");
+            progress("%s: t=%zu failed: %s", term, t, why.c_str());
+            return {};
         }
-        progress("poll_line: t=%zu: %.1f ns per call, %.1f without the call's overhead", t, call, call - call_overhead);
-        x.push_back(static_cast<double>(t) - 2);
-        y.push_back(call - call_overhead);
+        progress("%s: %s barrier, t=%zu: %.1f ns per call, %.1f without the call's overhead", term, algorithm, t, call,
+                 call - call_overhead);
+        net.push_back(call - call_overhead);
     }
-    double f2 = 0, slope = 0;
-    const double err = fit_line(x, y, &f2, &slope);
-    if (!(slope > 0)) {
-        notes.push_back("poll_line: no positive slope over t (noise?): not written");
-        progress("poll_line: no positive slope: not written");
-        return;
-    }
-    p->poll_line = slope;
-    notes.push_back("poll_line: flat barrier on 2.." + std::to_string(ts.back()) + " ranks, a call " +
-                    std::to_string(static_cast<int>(f2)) + " ns + poll_line (t-2), fit error <= " +
-                    std::to_string(static_cast<int>(100 * err)) + "%");
-    progress("poll_line = %.1f ns per rank beyond two (a call at t=2: %.1f ns)", p->poll_line, f2);
+    return net;
 }
 
-// busy_step and step_overhead (params.hpp): HMPI's dissemination barrier on
-// t = 2, 4, 8, ... and all `domain_cores` ranks (hmpi-call-overhead: every
-// rank steps in every round), its time per round less the call's overhead
-// (call_overhead / rounds) fitted as T(t) = T2 + busy_step (t - 2); then
-// step_overhead = T2 - `pair_a`, the a of the link between cores 0 and 1,
-// where hmpirun puts ranks 0 and 1. The runtime's own barrier, not a kernel
-// of this tool's: what a step of the collectives costs when every rank takes
-// one at once. With fewer than three cores in the domain only t = 2 is run
-// (on two cores of the machine, if it has them), for step_overhead alone.
-// A term is left at 0 (no profile line) when its run fails or noise gives
-// no positive value.
+// busy_step, step_overhead and poll_line (params.hpp), from HMPI's own
+// barriers on t = 2, 4, 8, ... and all `domain_cores` ranks, not kernels of
+// this tool's: what the collectives' steps cost as the runtime takes them.
+// - Dissemination (every rank steps in every round): a call less the
+//   call's overhead, per round, fitted as T(t) = T2 + busy_step (t - 2);
+//   step_overhead = T2 - `pair_a`, the a of the link between cores 0 and 1,
+//   where hmpirun puts ranks 0 and 1.
+// - Flat (every rank waits for all t flags): a call less the call's
+//   overhead fitted as F(t) = F2 + poll_line (t - 2).
+// With fewer than three cores in the domain only t = 2 runs (on two cores
+// of the machine, if it has them), for step_overhead alone. A term is left
+// at 0 (no profile line) when its run fails or noise gives no positive
+// value.
 void measure_steps(bool quick, std::size_t domain_cores, std::size_t machine_cores, double call_overhead,
                    double pair_a, coll::ModelParams* p, std::vector<std::string>& notes) {
     if (machine_cores < 2) {
-        notes.push_back("busy_step, step_overhead: one core, not measured (no terms)");
+        notes.push_back("busy_step, step_overhead, poll_line: one core, not measured (no terms)");
         progress("busy_step: one core: not measured");
         return;
     }
@@ -607,44 +603,38 @@ void measure_steps(bool quick, std::size_t domain_cores, std::size_t machine_cor
     if (domain_cores >= 3) {
         for (std::size_t t = 4; t < domain_cores; t *= 2) ts.push_back(t);
         ts.push_back(domain_cores);
-    }
-    progress("busy_step: dissemination MPI_Barrier on %s ranks (hmpi-call-overhead under hmpirun)",
-             ts.size() == 1 ? "2" : ("2.." + std::to_string(ts.back())).c_str());
-    std::vector<double> x, y;
-    for (std::size_t t : ts) {
-        double round = 0;
-        std::string why;
-        if (!run_call_overhead(quick, static_cast<int>(t), "HMPI_BARRIER_ALGORITHM=dissemination", "barrier_round_ns",
-                               &round, &why)) {
-            notes.push_back("busy_step: the run on " + std::to_string(t) + " ranks failed: not written");
-            progress("busy_step: t=%zu failed: %s", t, why.c_str());
-            return;
-        }
-        int rounds = 0;
-        while ((std::size_t{1} << rounds) < t) ++rounds;
-        const double net = round - call_overhead / rounds;
-        progress("busy_step: t=%zu: %.1f ns per round, %.1f without the call's overhead", t, round, net);
-        x.push_back(static_cast<double>(t) - 2);
-        y.push_back(net);
-    }
-    double t2 = y.front(), slope = 0;
-    if (x.size() > 1) {
-        const double err = fit_line(x, y, &t2, &slope);
-        if (slope > 0) {
-            p->busy_step = slope;
-            notes.push_back("busy_step: dissemination barrier on 2.." + std::to_string(ts.back()) + " ranks, a round " +
-                            std::to_string(static_cast<int>(t2)) + " ns + busy_step (t-2), fit error <= " +
-                            std::to_string(static_cast<int>(100 * err)) + "%");
-            progress("busy_step = %.1f ns per rank beyond two (a round at t=2: %.1f ns)", p->busy_step, t2);
-        } else {
-            t2 = y.front();
-            notes.push_back("busy_step: no positive slope over t (noise?): not written");
-            progress("busy_step: no positive slope: not written");
-        }
     } else {
-        notes.push_back("busy_step: " + std::to_string(domain_cores) + " core(s) in the cache domain, not measured");
+        notes.push_back("busy_step, poll_line: " + std::to_string(domain_cores) +
+                        " core(s) in the cache domain, not measured");
     }
-    if (ts.size() > 1) measure_poll_line(quick, ts, call_overhead, p, notes);
+    std::vector<double> x;
+    for (std::size_t t : ts) x.push_back(static_cast<double>(t) - 2);
+    // The slope of y over t - 2 into *term, with its note; the intercept.
+    auto fit = [&](const std::vector<double>& y, const char* name, const char* what, double* term) {
+        double at2 = y.front(), slope = 0;
+        if (y.size() < 2) return at2;
+        const double err = fit_line(x, y, &at2, &slope);
+        if (!(slope > 0)) {
+            notes.push_back(std::string(name) + ": no positive slope over t (noise?): not written");
+            progress("%s: no positive slope: not written", name);
+            return y.front();
+        }
+        *term = slope;
+        notes.push_back(std::string(name) + ": " + what + " on 2.." + std::to_string(ts.back()) + " ranks, " +
+                        std::to_string(static_cast<int>(at2)) + " ns + " + name + " (t-2), fit error <= " +
+                        std::to_string(static_cast<int>(100 * err)) + "%");
+        progress("%s = %.1f ns per rank beyond two (%.1f ns at t=2)", name, slope, at2);
+        return at2;
+    };
+
+    std::vector<double> rounds = barrier_calls(quick, ts, "dissemination", call_overhead, "busy_step", notes);
+    if (rounds.empty()) return;
+    for (std::size_t i = 0; i < ts.size(); ++i) {
+        int r = 0;
+        while ((std::size_t{1} << r) < ts[i]) ++r;
+        rounds[i] /= r;
+    }
+    const double t2 = fit(rounds, "busy_step", "a dissemination round", &p->busy_step);
     if (t2 > pair_a) {
         p->step_overhead = t2 - pair_a;
         notes.push_back("step_overhead: a 2-rank round " + std::to_string(static_cast<int>(t2)) + " ns against a = " +
@@ -653,6 +643,10 @@ void measure_steps(bool quick, std::size_t domain_cores, std::size_t machine_cor
     } else {
         notes.push_back("step_overhead: a 2-rank round no dearer than a: not written");
         progress("step_overhead: a 2-rank round (%.1f ns) no dearer than a (%.1f ns): not written", t2, pair_a);
+    }
+    if (ts.size() > 1) {
+        const std::vector<double> calls = barrier_calls(quick, ts, "flat", call_overhead, "poll_line", notes);
+        if (!calls.empty()) fit(calls, "poll_line", "a flat barrier", &p->poll_line);
     }
 }
 
