@@ -30,8 +30,12 @@ cat "$profile"
 grep -q '^call_overhead ' "$profile" || fail "no call_overhead (measured with hmpi-call-overhead under hmpirun)"
 grep -q '^rewrite_line ' "$profile" || fail "no rewrite_line"
 grep -q '^source_line ' "$profile" || fail "no source_line"
-# Two cores or more: pushing ring and the 2-rank barrier round.
+# Two cores or more: pushing ring and the 2-rank barrier round; the
+# inline copy-in's rewrite_line measured (across domains where each has one
+# core), not the built-in default's.
 if [ "$(nproc)" -ge 2 ]; then
+  grep -q '^# rewrite_line: [0-9]* reader(s) of core' "$profile" || fail "rewrite_line not measured"
+  ! grep -q 'rewrite_line, source_line: one core, not measured' "$profile" || fail "rewrite_line left at the default"
   grep -q '^push_line ' "$profile" || fail "no push_line"
   grep -q '^step_overhead ' "$profile" || grep -q 'step_overhead: a 2-rank round no dearer' "$profile" ||
     fail "neither step_overhead nor the reason it is absent"
