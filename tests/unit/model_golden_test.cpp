@@ -95,7 +95,7 @@ const std::vector<std::pair<CollKind, bool>> kColls = {
     {CollKind::barrier, true},   {CollKind::bcast, true},     {CollKind::reduce, true},
     {CollKind::allreduce, true}, {CollKind::allreduce, false}, {CollKind::reduce_scatter_block, true},
     {CollKind::allgather, true}, {CollKind::gather, true},     {CollKind::scatter, true},
-    {CollKind::alltoall, true},  {CollKind::scan, true},
+    {CollKind::alltoall, true},  {CollKind::scan, true},      {CollKind::exscan, true},
 };
 
 std::string label(CollKind k, bool commutative) {
@@ -143,10 +143,32 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline one_stage split split split split"},
+        {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
         {"reduce", "inline inline inline binomial tiled tiled tiled tiled"},
         {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
-        {"scan", "inline inline inline linear linear linear linear linear"},
+        {"scan", "inline inline inline inline linear linear linear linear"},
+        {"scatter", "inline inline inline direct direct direct direct direct"},
+    });
+}
+
+// Two ranks, each its own cache domain (a 2-core EPYC whose cores share no
+// L3). Exscan: chained is one push of m lines (push_line while 3 m fits the
+// L2, then C), after two handoffs; linear is a pull (b_b) after two
+// synchronized steps of both ranks, each with step_overhead.
+TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
+    check_against("2 ranks, two cache domains", machine(2, 1), {
+        {"allgather", "inline inline inline direct direct direct direct direct"},
+        {"allreduce", "inline inline inline movement_avoiding movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
+        {"allreduce(non-commutative)", "inline inline inline tiled tiled tiled tiled tiled"},
+        {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
+        {"barrier", "flat"},
+        {"bcast", "inline inline inline split split split split split"},
+        {"exscan", "inline inline inline chained chained chained chained chained"},
+        {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
+        {"reduce", "inline inline inline tiled tiled tiled tiled tiled"},
+        {"reduce_scatter_block", "inline direct direct direct direct direct direct direct"},
+        {"scan", "inline inline inline inline linear linear linear linear"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
 }
@@ -165,6 +187,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
+        {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct direct direct direct tiled"},
@@ -181,10 +204,11 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage two_stage binomial pipelined pipelined pipelined"},
+        {"exscan", "inline inline linear chained chained chained chained chained"},
         {"gather", "inline inline inline inline two_stage two_stage two_stage two_stage"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter direct direct direct direct direct tiled"},
-        {"scan", "linear linear linear chained chained chained chained chained"},
+        {"scan", "inline inline linear chained chained chained chained chained"},
         {"scatter", "inline inline direct two_stage two_stage two_stage two_stage two_stage"},
     });
 }
