@@ -15,7 +15,10 @@
 // Model cost: P - 1 dependent rounds in which all P ranks copy one block:
 // (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1).
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
-// (p - 2) (params.hpp): every rank takes them at the same time.
+// (p - 2) (params.hpp): every rank takes them at the same time. The right
+// neighbour copied every block out of this rank's receive buffer in the
+// previous call: + rewrite_line (P - 1) m while P m fits the L2
+// (recursive_doubling.cpp).
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
@@ -50,7 +53,10 @@ double allgather_ring_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     const double round = congested_copy_step_cost(q, link, q.m(), q.p(), ws) + busy_excess(q, q.p());
-    return (q.p() - 1) * round + q.params.alpha.a;
+    // The successor copied these blocks out of this rank's receive buffer
+    // in the previous call (recursive_doubling.cpp).
+    return (q.p() - 1) * round + q.params.alpha.a +
+           reread_buffer_rewrite_cost(q, (q.p() - 1) * q.m(), q.bytes * static_cast<std::size_t>(q.p()));
 }
 
 }  // namespace hmpi::coll

@@ -82,6 +82,10 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
 }
 
 double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }
+double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept {
+    const bool cached = c.topo.l2_bytes == 0 || buffer_bytes <= c.topo.l2_bytes;
+    return cached ? rewrite_cost(c, lines) : 0.0;
+}
 
 double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,
                           std::size_t ws) noexcept {

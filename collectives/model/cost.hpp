@@ -91,6 +91,12 @@ double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m,
 // has no measurement). A writer storing `lines` that other cores hold:
 // rewrite_line per line.
 double rewrite_cost(const CostQuery& c, double lines) noexcept;
+// The same for `lines` of a buffer of `buffer_bytes` that peers read in the
+// previous call (an allgather whose ranks forward blocks out of their
+// receive buffers): charged while the buffer fits the L2, where the
+// readers' copies of it are still cached; beyond, they have been evicted
+// by the time the writer comes back.
+double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept;
 // What a line pulled from a busy source costs beyond the link's congested
 // cost, in a step where t readers pull lines at once and `per_source` of
 // them pull distinct lines from the same core at the same time (readers
