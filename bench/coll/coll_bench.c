@@ -91,6 +91,7 @@ struct options {
     int reps;
     int warmup;           /* fixed warm-up calls; -1 = auto */
     int root;
+    int rotate_root;      /* --root rotate: call i's root is i mod size */
     int validate;
     int header;
     int timer_correction;
@@ -114,6 +115,7 @@ struct call {
     int root;
     int rank, size;
     int read_results;
+    int rotate_root;
 };
 
 /* ------------------------------------------------------------ utilities -- */
@@ -135,7 +137,10 @@ static int usage(int rank)
                 "  --max-iters N\n"
                 "  --reps N        repetitions; the median is reported (default 5)\n"
                 "  --warmup N      warm-up calls per size (default: auto, about T/4 ms, 2 .. 1000)\n"
-                "  --root R        root of the rooted collectives (default 0)\n"
+                "  --root R        root of the rooted collectives (default 0); 'rotate': call i's\n"
+                "                  root is i mod size, the same on every rank (as the Intel MPI\n"
+                "                  Benchmarks do), so no rank's place in the barrier's release\n"
+                "                  order favours a fixed root\n"
                 "  --impl NAME     label of the first CSV column (default: from MPI_Get_library_version)\n"
                 "  --read-results  every rank reads its results after each call (untimed)\n"
                 "  --validate      check results instead of timing; exit status 1 on a failure\n"
@@ -271,6 +276,8 @@ static int parse_args(int argc, char **argv, struct options *o, int rank)
             bad = !v || parse_int(v, 1, &o->reps);
         else if (!strcmp(a, "--warmup"))
             bad = !v || parse_int(v, 0, &o->warmup);
+        else if (!strcmp(a, "--root") && v && !strcmp(v, "rotate"))
+            o->rotate_root = 1, o->root = 0;
         else if (!strcmp(a, "--root"))
             bad = !v || parse_int(v, 0, &o->root);
         else if (!strcmp(a, "--impl"))
@@ -469,10 +476,13 @@ static unsigned char read_results(const struct call *k, const struct bufs *b)
 
 /* Runs `n` barrier-separated calls; returns this rank's summed call time.
  * With `each`, also stores every call's time there. */
-static double timed_calls(const struct call *k, struct bufs *b, int n, int iter0, double timer_cost, double *each)
+static double timed_calls(const struct call *kk, struct bufs *b, int n, int iter0, double timer_cost, double *each)
 {
+    struct call call = *kk, *k = &call;
     double total = 0;
     for (int i = 0; i < n; i++) {
+        if (k->rotate_root)
+            k->root = (iter0 + i) % k->size;
         rewrite_send(k, b, iter0 + i);
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = now();
@@ -778,17 +788,18 @@ int main(int argc, char **argv)
         if (o.validate)
             printf("# coll_bench: %s, %d ranks, validation (3 calls per collective and size)\n", o.impl, size);
         else
-            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s%s\n",
+            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s%s%s\n",
                    o.impl, size, o.reps, o.iters ? "fixed iterations, not" : "about", o.time_ms, 1e9 * timer_cost,
                    o.timer_correction ? "(subtracted)" : "(not subtracted)",
-                   o.read_results ? ", results read after each call" : "");
+                   o.read_results ? ", results read after each call" : "",
+                   o.rotate_root ? ", root rotating over the ranks" : "");
         if (!o.validate)
             printf("impl,collective,bytes,ranks,avg_us,max_us,iters\n");
         fflush(stdout);
     }
     long failures = 0;
     for (int ci = 0; ci < o.ncolls; ci++) {
-        struct call k = {o.colls[ci], 0, 0, 0, o.root, rank, size, o.read_results};
+        struct call k = {o.colls[ci], 0, 0, 0, o.root, rank, size, o.read_results, o.rotate_root};
         size_t last_bytes = (size_t)-1;
         for (int si = 0; si < o.nsizes; si++) {
             /* Barrier has no size; Reduce_scatter_block rounds small sizes

@@ -24,6 +24,8 @@
 #   --rounds N        run the whole interleaved set N times; analyze.py takes
 #                     the median over rounds (default 1)
 #   --quick           smoke run: sizes 8 B .. 64 KiB, --time-ms 2, --reps 3
+#   --root R          root of the rooted collectives (coll_bench --root; default
+#                     0); 'rotate': call i's root is i mod NP, for all three
 #   --read-results    every rank reads its receive buffer after each timed
 #                     call (untimed; coll_bench --read-results), so lines that
 #                     senders stored into do not stay in their caches
@@ -69,6 +71,7 @@ colls="barrier,bcast,reduce,allreduce,reduce_scatter_block,reduce_scatter,allgat
 size_args=()
 time_args=()
 read_args=()
+root_args=()
 rounds=1
 quick=0
 impl_filter="hmpi,ompi,mpich"
@@ -91,6 +94,7 @@ while [ $# -gt 0 ]; do
     --rounds) need "$1" $#; rounds=$2; shift ;;
     --quick) quick=1 ;;
     --read-results) read_args=(--read-results) ;;
+    --root) need "$1" $#; root_args=(--root "$2"); shift ;;
     --impls) need "$1" $#; impl_filter=$2; shift ;;
     --no-algorithms) algorithms=0 ;;
     --validate) validate=1 ;;
@@ -137,7 +141,7 @@ want() { case ",$impl_filter," in *",$1,"*) return 0 ;; esac; return 1; }
 cores=$(nproc)
 echo "# bench/coll/run.sh $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n), $cores cores," \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-echo "# np $np, collectives $colls, sizes ${size_args[*]:-8..16M}, timing ${time_args[*]:-default}${read_args[*]:+, results read}, rounds $rounds"
+echo "# np $np, collectives $colls, sizes ${size_args[*]:-8..16M}, timing ${time_args[*]:-default}${read_args[*]:+, results read}${root_args[*]:+, root ${root_args[1]}}, rounds $rounds"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l > c / 2) }' &&
     echo "# WARNING: the machine is already busy; the numbers will be noisy"
@@ -279,7 +283,7 @@ for ((round = 0; round < rounds; round++)); do
             envs=()
             [ -n "$e" ] && envs=("$e")
             if run_one "$label" "$impl" "$coll" "${envs[@]}" -- --no-header "${size_args[@]}" "${time_args[@]}" \
-                "${read_args[@]}"; then
+                "${read_args[@]}" "${root_args[@]}"; then
                 f="$rawdir/${label//:/-}.$coll.r$round.out"
                 grep -v '^#' "$f" | sed "s/\$/,$round/" >>"$csv"
                 printf '# %-7s %-28s %s\n' "r$round" "$label $coll" \
