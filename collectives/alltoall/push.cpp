@@ -16,12 +16,17 @@
 // does not need). Cost per rank: a + (P - 1) * c * m, all in parallel;
 // in place adds one local copy of P * m bytes and one flag round.
 //
-// Model cost: as pairwise with the pusher's per-line cost, plus one flag
-// round for the receivers' "ready":
-// a + X P (P - 1) m + 2 a_alpha ((a, C) = alpha, or beta when s > 1), X =
+// Model cost: as pairwise with the pusher's per-line cost:
+// a + X P (P - 1) m + a_alpha + Y ((a, C) = alpha, or beta when s > 1), X =
 // push_line where the profile has it and a rank's 2 P m bytes fit its L2
 // (stores of local lines into lines the receiver read since:
-// hmpi-calibrate's pushing ring), else C.
+// hmpi-calibrate's pushing ring), else C; Y = all_poll_excess (cost.hpp).
+// The in-place form's extra round (the receivers' "ready") is not charged:
+// the model does not see MPI_IN_PLACE. Up to stop 17 every call was
+// charged that round (2 a_alpha): at 2 ranks on the 2-core EPYC push and
+// pairwise measured the same fixed cost (1.18-1.19 us at 8 B), and without
+// the round hmpi-info's picks were within 10% at 2 more sizes in each of
+// four 2-rank runs and 2 more in two of stop 17's three 16-rank runs.
 //
 // Flags: flag 1 step 1 = "my (in-place) receive buffer is saved, write
 // into it"; flag 2 step 1 = "I have written all my blocks".
@@ -64,7 +69,7 @@ double alltoall_push_cost(const CostQuery& q) {
     // A rank's own data: its send and receive buffers, p blocks each.
     const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp).
-    return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + 2 * q.params.alpha.a +
+    return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + q.params.alpha.a +
            all_poll_excess(q, q.p());
 }
 
