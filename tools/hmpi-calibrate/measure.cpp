@@ -375,10 +375,13 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // The writer copies from a private buffer with memcpy, as the inline
-    // algorithms' copy-in does (pack_bytes), not with a fill loop: on the
-    // 2-core EPYC (cores in separate L3s) the fill loop measured 11.8 ns per
-    // line, memcpy 0.84, and HMPI's inline Bcast root 1.5 (its call, 48 B
-    // -> 4 KiB: 110 -> 207 ns).
+    // algorithms' copy-in does (pack_bytes), not with a fill loop, which
+    // the compiler makes eight 8-byte stores per line, each waiting in the
+    // store buffer for the readers' copies to be invalidated: on the 2-core
+    // EPYC (cores in separate L3s), alternating the two on the same cores,
+    // 64 lines took 281 ns to store with the fill loop and 71-80 ns with
+    // memcpy (and the whole round, handoff and reader's copy included, 890
+    // against 690 ns).
     auto source = std::make_shared<std::vector<double>>(max_lines * kDoublesPerLine, 1.0);
     auto write = [source](double* p, std::size_t n, double) { copy_lines(source->data(), p, n); };
     return writer_and_readers(
