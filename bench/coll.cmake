@@ -1,0 +1,13 @@
+# bench_coll (output name coll_bench): the collective benchmark
+# (bench/coll/coll_bench.c), built against HMPI so that ctest runs its
+# validation mode and a timing smoke run (tests/CMakeLists.txt).
+# bench/coll/run.sh does not use this target: it compiles the same source
+# with hmpicc, mpicc.openmpi and mpicc.mpich so that all three get the same
+# flags.
+if(TARGET hmpi::mpi)
+  add_executable(bench_coll coll/coll_bench.c)
+  target_link_libraries(bench_coll PRIVATE hmpi::mpi)
+  set_target_properties(bench_coll PROPERTIES
+    OUTPUT_NAME coll_bench
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
+endif()
