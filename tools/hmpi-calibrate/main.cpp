@@ -841,17 +841,19 @@ int run_calibration(const Options& opt) {
     else if (!results.empty()) p.alpha = results.front().cost;
     p.beta = beta >= 0 ? results[static_cast<std::size_t>(beta)].cost : p.alpha;
 
+    // The cores the extension terms are measured on: alpha's ring; where
+    // every cache domain has one core (alpha is then beta's costs), beta's,
+    // whose cores are then the ones the collectives' readers and pushers
+    // meet (on such a machine the built-in rewrite_line, from a Xeon's L3,
+    // was far off).
+    std::vector<int> near_ring;
+    if (alpha >= 0) near_ring = links[static_cast<std::size_t>(alpha)].ring;
+    if (near_ring.size() < 2 && beta >= 0) near_ring = links[static_cast<std::size_t>(beta)].ring;
+
     ++g_step;
-    // The readers of core 0's cache domain; where every domain has one core,
-    // those of beta's ring (the inline algorithms' readers are then all
-    // across domains, and the built-in default, from a Xeon's L3, was 2x to
-    // 10x off on such a machine).
     {
-        std::vector<int> ring;
-        if (alpha >= 0) ring = links[static_cast<std::size_t>(alpha)].ring;
-        if (ring.size() < 2 && beta >= 0) ring = links[static_cast<std::size_t>(beta)].ring;
         std::vector<int> readers;
-        for (int c : ring)
+        for (int c : near_ring)
             if (c != c0.index) readers.push_back(c);
         if (readers.empty())
             notes.push_back("rewrite_line, source_line: one core, not measured; the built-in default's");
@@ -860,14 +862,7 @@ int run_calibration(const Options& opt) {
     }
 
     ++g_step;
-    // alpha's ring; where every cache domain has one core (alpha is then
-    // beta's costs), beta's.
-    {
-        std::vector<int> ring;
-        if (alpha >= 0) ring = links[static_cast<std::size_t>(alpha)].ring;
-        if (ring.size() < 2 && beta >= 0) ring = links[static_cast<std::size_t>(beta)].ring;
-        measure_push_line(plan, ring, m.l2_bytes, &p, notes);
-    }
+    measure_push_line(plan, near_ring, m.l2_bytes, &p, notes);
 
     ++g_step;
     // --quick: at most 64 MiB (see mem_ws).

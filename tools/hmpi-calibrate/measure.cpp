@@ -375,15 +375,14 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // The writer copies from a private buffer with memcpy, as the inline
-    // algorithms' copy-in does (pack_bytes), not with a fill loop, which
-    // the compiler makes eight 8-byte stores per line, each waiting in the
-    // store buffer for the readers' copies to be invalidated: on the 2-core
-    // EPYC (cores in separate L3s), alternating the two on the same cores,
-    // 64 lines took 281 ns to store with the fill loop and 71-80 ns with
-    // memcpy (and the whole round, handoff and reader's copy included, 890
-    // against 690 ns).
-    auto source = std::make_shared<std::vector<double>>(max_lines * kDoublesPerLine, 1.0);
-    auto write = [source](double* p, std::size_t n, double) { copy_lines(source->data(), p, n); };
+    // algorithms' copy-in does (pack_bytes), not with write_lines' fill
+    // loop, which the compiler makes eight 8-byte stores per line: on the
+    // 2-core EPYC (cores in separate L3s), alternating the two on the same
+    // cores, 64 lines took 281 ns to store with the fill loop and 71-80 ns
+    // with memcpy (the whole round, handoff and reader's copy included, 890
+    // against 690 ns). writer_and_readers returns before `source` goes.
+    const std::vector<double> source(max_lines * kDoublesPerLine, 1.0);
+    auto write = [&source](double* p, std::size_t n, double) { copy_lines(source.data(), p, n); };
     return writer_and_readers(
         writer_core, reader_cores, lines, rounds, max_lines, false, write,
         [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
