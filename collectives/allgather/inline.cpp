@@ -40,7 +40,8 @@ CollTask allgather_inline(CollCtx& ctx) {
     };
     if (!me.in_place) keep_error(copy_block(mine, recv_block(me, rank)));
     PeerSweep peers(rank, ctx.size());
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+    const std::size_t block = message_bytes(ctx), share = inline_prefetch_share(ctx.size() - 1);
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, {block, 0, block}, share); },
                               [&](int q) {
                                   const DstBlock to = recv_block(me, q);
                                   const InlineData in = inline_of(ctx, q);

@@ -34,7 +34,7 @@ CollTask allreduce_inline(CollCtx& ctx) {
     unsigned char* mine = inline_begin(ctx, bytes);
     std::memcpy(mine, input_of(me).buf, bytes);
     ctx.publish(kInlineFlag, 1);
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank));
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
     // This rank's operand is its inline copy, so an in-place receive buffer
     // may be overwritten from the start.

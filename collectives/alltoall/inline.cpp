@@ -43,7 +43,9 @@ CollTask alltoall_inline(CollCtx& ctx) {
     };
     if (!me.in_place) keep_error(copy_block(send_block(me, rank), recv_block(me, rank)));
     PeerSweep peers(rank, p);
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+    const InlineRead mine{block * static_cast<std::size_t>(p), static_cast<std::size_t>(rank) * block, block};
+    const std::size_t share = inline_prefetch_share(p - 1);
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, mine, share); },
                               [&](int q) {
                                   const DstBlock to = recv_block(me, q);
                                   const InlineData in = inline_of(ctx, q);

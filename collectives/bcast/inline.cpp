@@ -40,7 +40,7 @@ CollTask bcast_inline(CollCtx& ctx) {
         ctx.publish(kInlineFlag, 1);
         co_return MPI_SUCCESS;
     }
-    CO_WAIT_UNTIL(inline_ready(ctx, root));
+    CO_WAIT_UNTIL(inline_ready(ctx, root, {n, 0, n}));
     const InlineData in = inline_of(ctx, root);
     co_return unpack_inline(in.data, in.bytes, me.recvbuf, n, *me.recvtype);
 }

@@ -93,8 +93,11 @@ public:
     // read it (inline_area_of) after that flag and until they release this
     // collective (the lifetime rule above keeps it until then).
     unsigned char* inline_area() const;
+    // Null only before the peer made its area, so never once its data's
+    // flag is seen.
     const unsigned char* inline_area_of(int peer) const noexcept {
-        return member(peer).inline_area.load(std::memory_order_relaxed) + slot_ * kInlineBytes;
+        const unsigned char* area = member(peer).inline_area.load(std::memory_order_relaxed);
+        return area ? area + slot_ * kInlineBytes : nullptr;
     }
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.

@@ -41,7 +41,8 @@ CollTask gather_inline(CollCtx& ctx) {
     };
     if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, root)));
     PeerSweep peers(root, ctx.size());
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q); },
+    const std::size_t block = message_bytes(ctx), share = inline_prefetch_share(ctx.size() - 1);
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, {block, 0, block}, share); },
                               [&](int q) {
                                   const DstBlock to = recv_block(me, q);
                                   const InlineData in = inline_of(ctx, q);

@@ -34,7 +34,7 @@ CollTask reduce_inline(CollCtx& ctx) {
         ctx.publish_to(kInlineFlag, 1, root);
         co_return MPI_SUCCESS;
     }
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, root));
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, root, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, root, bytes)) co_return MPI_ERR_TRUNCATE;
     const Operand mine = input_of(me);
     auto x = [&](int r) -> Operand { return r == root ? mine : Operand{inline_of(ctx, r).data, &type}; };

@@ -39,7 +39,7 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
         std::memcpy(mine, input_of(me).buf, bytes);
         ctx.publish(kInlineFlag, 1);
     }
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank));
+    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, rank, -1, bytes)) co_return MPI_ERR_TRUNCATE;
     if (last == 0) co_return MPI_SUCCESS;  // exscan's rank 0: its result is undefined (MPI 3.1, 5.11.2)
     // This rank's own operand: its inline copy if it made one, else its input

@@ -39,7 +39,8 @@ CollTask scatter_inline(CollCtx& ctx) {
         // MPI_IN_PLACE: the root's block stays where it is.
         co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
     }
-    CO_WAIT_UNTIL(inline_ready(ctx, root));
+    const std::size_t mine = message_bytes(ctx);
+    CO_WAIT_UNTIL(inline_ready(ctx, root, {mine * static_cast<std::size_t>(p), static_cast<std::size_t>(rank) * mine, mine}));
     const InlineData in = inline_of(ctx, root);
     const std::size_t block = in.bytes / static_cast<std::size_t>(p);
     const DstBlock to = recv_whole(me);

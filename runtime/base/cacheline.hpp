@@ -1,6 +1,7 @@
 // Cache-line layout helpers.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <new>
 
 namespace hmpi {
@@ -22,6 +23,16 @@ inline void cpu_relax() noexcept {
 #elif defined(__aarch64__)
     asm volatile("yield" ::: "memory");
 #endif
+}
+
+// Asks for the lines of [p, p + bytes), at most `max_lines` of them, to be
+// loaded into this core's cache, without waiting for them and without
+// faulting (a prefetch of an unmapped address is dropped).
+inline void prefetch_lines(const void* p, std::size_t bytes, std::size_t max_lines) noexcept {
+    const auto first = reinterpret_cast<std::uintptr_t>(p) & ~(kCacheLine - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(p) + bytes;
+    for (std::uintptr_t line = first; line < end && max_lines > 0; line += kCacheLine, --max_lines)
+        __builtin_prefetch(reinterpret_cast<const void*>(line), 0, 3);
 }
 
 }  // namespace hmpi

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <string>
 
+#include "collectives/framework/inline.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
 #include "collectives/model/params.hpp"
@@ -91,4 +92,20 @@ TEST_CASE("bcast: the tiny inline form is cheapest for 8 bytes; costs grow with 
     const CommTopology wide = shape(16, 4);
     CostQuery large{params, wide, CollKind::bcast, std::size_t(1) << 20, true};
     CHECK(std::isfinite(cost_of(CollKind::bcast, large, "two_stage")));
+}
+
+TEST_CASE("inline readers prefetch small reads only, shared out over the writers") {
+    using namespace hmpi::coll;
+    CHECK(lines_spanned(0, 0) == 0);
+    CHECK(lines_spanned(0, 1) == 1);
+    CHECK(lines_spanned(0, 64) == 1);
+    CHECK(lines_spanned(0, 65) == 2);
+    CHECK(lines_spanned(63, 2) == 2);   // straddles a line boundary
+    CHECK(lines_spanned(32, 64) == 2);  // the second half of one line and the first of the next
+    CHECK(lines_spanned(64, 64) == 1);
+    CHECK(inline_prefetch_share(1) == kInlinePrefetchLines);
+    CHECK(inline_prefetch_share(2) == kInlinePrefetchLines / 2);
+    CHECK(inline_prefetch_share(static_cast<int>(kInlinePrefetchLines)) == 1);
+    // More writers than lines: nothing is prefetched (a read spans >= 1 line).
+    CHECK(inline_prefetch_share(static_cast<int>(kInlinePrefetchLines) + 1) == 0);
 }
