@@ -31,6 +31,15 @@
 //                                           the slice it owns is in its own cache)
 //   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
 //                                           when the stores are non-temporal)
+// on one cache domain. Across s > 1 domains of q ranks, each link is
+// shared by the q ranks of a domain (as in Eq. 6's steps across domains),
+// and a rank's (p - 1) m / p lines split by where their slice lives:
+//   B_alpha q (q - 1) m / p + B_beta q (p - q) m / p for the folds, and the
+//   same with C for the copy-out.
+// (2 ranks in two domains of the EPYC guest: movement_avoiding measured
+// 1.5-2x faster than dissemination from 32 KiB to 4 MiB, which the
+// one-domain form, charging both ranks' lines to one link, priced at 2x
+// dissemination's; docs/performance-collectives.md, stop 19.)
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer. Nobody but the rank
 // itself reads its input; its slice r is written by others only after it
@@ -257,10 +266,19 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     if (p > static_cast<int>(knobs::kMaxFlagSteps)) return std::numeric_limits<double>::infinity();
     if (p <= 1) return q.params.alpha.a + copy_line_cost(q, q.params.alpha, q.bytes) * q.m();
     const std::size_t ws = ma_working_set(q.bytes, p);
-    const LinkCost& al = q.params.alpha;
-    const double m = q.m(), B = congested_line_cost(q, al, ws), C = congested_copy_line_cost(q, al, ws);
+    const LinkCost &al = q.params.alpha, &be = q.params.beta;
     const int rounds = ma_rounds(q.bytes, p);
-    return rounds * p * busy_a(q, al, p) + B * (p - 1) * m + al.a + C * (p - 1) * m * nt_factor(q, ws);
+    // Each rank's (p - 1) m / p moved lines, folds and copies alike: those of
+    // the q - 1 slices homed in its cache domain over alpha, the p - q others
+    // over beta, each link shared by the q ranks of a domain (Eq. 6's
+    // congestion for dissemination's steps across domains). One domain:
+    // B (p - 1) m and C (p - 1) m.
+    const int qq = q.s() > 1 ? q.q() : p;
+    const double near = static_cast<double>(qq) * (qq - 1) * q.m() / p;
+    const double far = static_cast<double>(qq) * (p - qq) * q.m() / p;
+    const double fold = congested_line_cost(q, al, ws) * near + congested_line_cost(q, be, ws) * far;
+    const double copy = congested_copy_line_cost(q, al, ws) * near + congested_copy_line_cost(q, be, ws) * far;
+    return rounds * p * busy_a(q, al, p) + fold + al.a + copy * nt_factor(q, ws);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {

@@ -382,3 +382,23 @@ TEST_CASE("poll_line: a wait for every rank's flag pays step_overhead + poll_lin
               doctest::Approx(wait));
     }
 }
+
+TEST_CASE("movement_avoiding across cache domains: each domain's link carries its q ranks' lines") {
+    const ModelParams params = made_up_params();
+    // 32 KiB: m = 512 lines, one round. 16 ranks in two domains of 8: a
+    // rank's 15 m / 16 lines split into 7 m / 16 near (alpha, B 3, C 1.5)
+    // and 8 m / 16 far (beta, B 6, C 3), each link shared by 8 ranks:
+    // (3 + 1.5) 8 7 m / 16 + (6 + 3) 8 8 m / 16 = 51.75 m, against one
+    // domain's (3 + 1.5) 15 m = 67.5 m. The other terms are the same.
+    const double m = 512;
+    CHECK(predicted(CollKind::allreduce, params, machine(2, 8), 32768, "movement_avoiding") -
+              predicted(CollKind::allreduce, params, machine(1, 16), 32768, "movement_avoiding") ==
+          doctest::Approx((51.75 - 67.5) * m));
+    // Two ranks in two domains, with a beta as cheap as alpha: each rank's
+    // m / 2 lines on a link of its own, half of one domain's (3 + 1.5) m.
+    ModelParams flat = params;
+    flat.beta = flat.alpha;
+    CHECK(predicted(CollKind::allreduce, flat, machine(2, 1), 32768, "movement_avoiding") -
+              predicted(CollKind::allreduce, flat, machine(1, 2), 32768, "movement_avoiding") ==
+          doctest::Approx(-4.5 * m / 2));
+}
