@@ -1,14 +1,17 @@
 // Inline scatter (copy-in/copy-out, framework/inline.hpp): the root packs
-// all p blocks, one after another, into its flag payload (up to 48 bytes
-// in all) or inline area (up to kInlineBytes), publishes and returns; each
-// reader copies its own block out. Nobody waits for anybody's
+// the p - 1 blocks of the other ranks, one after another in rank order
+// (its own left out), into its flag payload (up to 48 bytes in all) or
+// inline area (up to kInlineBytes), publishes and returns; each reader
+// copies its own block out. Nobody waits for anybody's
 // acknowledgement; the root rewrites its inline data only once every reader
 // has released this slot's previous collective.
 //
 // Source: collectives-techniques.md (copy-in/copy-out lets the root return
 // early); Li, Hoefler et al.'s one-stage broadcast (Section 2.2) with each
 // reader taking its own block. MPI_Scatter only (the v form's blocks differ
-// per rank); p blocks up to kInlineBytes in all, any datatype (packed).
+// per rank); p - 1 blocks up to kInlineBytes in all (2 ranks: blocks up to
+// 4 KiB, where the root of a single-copy scatter waits for its reader's
+// copy), any datatype (packed).
 //
 // Cost (our formula; inline.hpp), the mean over ranks: the root leaves
 // after its copy-in; the p - 1 readers pull their m lines at once:
@@ -21,8 +24,16 @@
 
 namespace hmpi::coll {
 
+namespace {
+// Where block `rank` sits among the root's packed blocks: the root's own is
+// left out.
+std::size_t packed_index(int rank, int root) noexcept {
+    return static_cast<std::size_t>(rank < root ? rank : rank - 1);
+}
+}  // namespace
+
 bool scatter_inline_applies(const CollCtx& ctx, const char** why) {
-    return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size()), why);
+    return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size() - 1), why);
 }
 
 CollTask scatter_inline(CollCtx& ctx) {
@@ -30,31 +41,31 @@ CollTask scatter_inline(CollCtx& ctx) {
     const int p = ctx.size(), root = me.root, rank = ctx.rank();
     if (rank == root) {
         const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
-        unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p));
+        unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p - 1));
         for (int j = 0; j < p; ++j) {
             const SrcBlock b = send_block(me, j);
-            if (j != root) pack_bytes(b.buf, *b.type, block, out + static_cast<std::size_t>(j) * block);
+            if (j != root) pack_bytes(b.buf, *b.type, block, out + packed_index(j, root) * block);
         }
         ctx.publish(kInlineFlag, 1);
         // MPI_IN_PLACE: the root's block stays where it is.
         co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
     }
-    const std::size_t mine = message_bytes(ctx);
-    CO_WAIT_UNTIL(inline_ready(ctx, root, {mine * static_cast<std::size_t>(p), static_cast<std::size_t>(rank) * mine, mine}));
+    const std::size_t mine = message_bytes(ctx), at = packed_index(rank, root);
+    CO_WAIT_UNTIL(inline_ready(ctx, root, {mine * static_cast<std::size_t>(p - 1), at * mine, mine}));
     const InlineData in = inline_of(ctx, root);
-    const std::size_t block = in.bytes / static_cast<std::size_t>(p);
+    const std::size_t block = in.bytes / static_cast<std::size_t>(p - 1);
     const DstBlock to = recv_whole(me);
-    co_return unpack_inline(in.data + static_cast<std::size_t>(rank) * block, block, to.buf, block_bytes(to), *to.type);
+    co_return unpack_inline(in.data + at * block, block, to.buf, block_bytes(to), *to.type);
 }
 
 double scatter_inline_cost(const CostQuery& q) {
     const int p = q.p();
-    if (q.kind != CollKind::scatter || q.bytes * static_cast<std::size_t>(p) > kInlineBytes)
+    if (q.kind != CollKind::scatter || q.bytes * static_cast<std::size_t>(p > 1 ? p - 1 : 0) > kInlineBytes)
         return std::numeric_limits<double>::infinity();
     if (p <= 1) return 0;
     const double m = q.m();
     const bool across = q.s() > 1;
-    const std::size_t all = q.bytes * static_cast<std::size_t>(p);
+    const std::size_t all = q.bytes * static_cast<std::size_t>(p - 1);
     return inline_copy_in_cost(q, all) +
            mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, all));
 }

@@ -64,11 +64,14 @@ TEST_CASE("data-movement algorithms all have cost formulas") {
                         CAPTURE(bytes);
                         const bool has_cost = pr.algorithm->cost != nullptr;
                         REQUIRE(has_cost);
-                        // Inline data per rank: one block (bcast, gather, allgather), or one
-                        // per rank (scatter, alltoall), at most 4 KiB.
-                        const bool per_rank = k == CollKind::scatter || k == CollKind::alltoall;
-                        const bool inline_too_big = std::strcmp(pr.algorithm->name, "inline") == 0 &&
-                                                    bytes * (per_rank ? p : 1) > 4096;
+                        // Inline data per rank, at most 4 KiB: one block (bcast, gather,
+                        // allgather), one per rank (alltoall), or one per other rank
+                        // (scatter: the root stages the p - 1 blocks it sends).
+                        const std::size_t blocks = k == CollKind::alltoall  ? std::size_t(p)
+                                                   : k == CollKind::scatter ? std::size_t(p - 1)
+                                                                             : 1;
+                        const bool inline_too_big =
+                            std::strcmp(pr.algorithm->name, "inline") == 0 && bytes * blocks > 4096;
                         if (shape_rules_out(pr.algorithm->name, p, s) || inline_too_big)
                             CHECK(std::isinf(pr.ns));
                         else
