@@ -81,15 +81,18 @@ inline constexpr std::size_t kInlinePrefetchLines = 8;
 inline std::size_t lines_spanned(std::size_t offset, std::size_t bytes) noexcept {
     return bytes == 0 ? 0 : (offset + bytes - 1) / kCacheLine - offset / kCacheLine + 1;
 }
-// Prefetches the lines of `peer`'s inline area that `r` covers if they are
-// at most `max_lines` and the writer writes at most kInlinePrefetchLines;
-// nothing when the data travels in the flag's line or the writer has not
-// made its area yet.
-inline void inline_prefetch(const CollCtx& ctx, int peer, const InlineRead& r, std::size_t max_lines) noexcept {
-    if (r.total <= kInlinePayloadBytes || lines_spanned(0, r.total) > kInlinePrefetchLines ||
-        lines_spanned(r.offset, r.bytes) > max_lines)
-        return;
-    if (const unsigned char* area = ctx.inline_area_of(peer)) prefetch_lines(area + r.offset, r.bytes, max_lines);
+// Whether a reader prefetches `r`: the data is past the flag's line, the
+// writer writes at most kInlinePrefetchLines and `r` spans at most
+// `max_lines` (the same for every poll, so a multi-writer wait decides once).
+inline bool inline_prefetches(const InlineRead& r, std::size_t max_lines) noexcept {
+    return r.total > kInlinePayloadBytes && lines_spanned(0, r.total) <= kInlinePrefetchLines &&
+           lines_spanned(r.offset, r.bytes) <= max_lines;
+}
+// Prefetches the lines of `peer`'s inline area that `r` covers; nothing
+// while the writer has not made its area yet.
+inline void inline_prefetch(const CollCtx& ctx, int peer, const InlineRead& r) noexcept {
+    if (const unsigned char* area = ctx.inline_area_of(peer))
+        prefetch_lines(area + r.offset, r.bytes, kInlinePrefetchLines);
 }
 // Lines per writer when a reader waits for `writers` of them at once.
 inline std::size_t inline_prefetch_share(int writers) noexcept {
@@ -101,16 +104,17 @@ inline std::size_t inline_prefetch_share(int writers) noexcept {
 inline bool inline_ready(const CollCtx& ctx, int peer) noexcept { return ctx.reached(peer, kInlineFlag, 1); }
 inline bool inline_ready(const CollCtx& ctx, int peer, const InlineRead& r,
                          std::size_t max_lines = kInlinePrefetchLines) noexcept {
-    inline_prefetch(ctx, peer, r, max_lines);
+    if (inline_prefetches(r, max_lines)) inline_prefetch(ctx, peer, r);
     return inline_ready(ctx, peer);
 }
 // The same for members [first, last) but `skip`, in one poll
 // (CollCtx::all_reached_in), reading `r` of each; with more than
 // kInlinePrefetchLines writers, nothing is prefetched.
 inline bool inline_all_ready(const CollCtx& ctx, int first, int last, int skip, const InlineRead& r) noexcept {
-    const std::size_t share = inline_prefetch_share(last - first - (skip >= first && skip < last ? 1 : 0));
-    for (int q = first; q < last; ++q)
-        if (q != skip) inline_prefetch(ctx, q, r, share);
+    const int writers = last - first - (skip >= first && skip < last ? 1 : 0);
+    if (inline_prefetches(r, inline_prefetch_share(writers)))
+        for (int q = first; q < last; ++q)
+            if (q != skip) inline_prefetch(ctx, q, r);
     return ctx.all_reached_in(first, last, kInlineFlag, 1, skip);
 }
 // Member `peer`'s inline data; only after inline_ready(peer).
