@@ -1,6 +1,6 @@
 // Inline allgather (copy-in/copy-out, framework/inline.hpp): every rank
 // packs its block into its own flag payload (up to 48 bytes) or inline area
-// (up to kInlineBytes) and publishes it, then copies every other rank's
+// (up to inline_capacity(p)) and publishes it, then copies every other rank's
 // block out into its receive buffer as it arrives. One synchronized step;
 // a rank returns as soon as it has every block (it rewrites its own inline
 // data only once the others have released this slot's previous collective),
@@ -9,7 +9,7 @@
 // Source: collectives-techniques.md (copy-in/copy-out for small data); the
 // one-stage allgather (every rank reads every block), Li, Hoefler et al.'s
 // one-stage broadcast (Section 2.2) from every rank at once. MPI_Allgather
-// only (the v form's blocks differ per rank); blocks up to kInlineBytes,
+// only (the v form's blocks differ per rank); blocks up to inline_capacity(p),
 // any datatype (packed).
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull the p - 1 other
@@ -51,7 +51,7 @@ CollTask allgather_inline(CollCtx& ctx) {
 }
 
 double allgather_inline_cost(const CostQuery& q) {
-    if (q.kind != CollKind::allgather || q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.kind != CollKind::allgather || q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();

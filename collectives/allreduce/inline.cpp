@@ -10,7 +10,7 @@
 // Source: the copy-in/copy-out allreduce that XHC keeps for vectors up to
 // 4 KiB (collectives-techniques.md); with p = 2 it is the one-step
 // exchange of Li, Hoefler et al.'s dissemination (Section 2.3) in its
-// allgather form. Vectors of a contiguous type up to kInlineBytes.
+// allgather form. Vectors of a contiguous type up to inline_capacity(p).
 //
 // Cost (our formula, Li-Hoefler parameters; inline.hpp): one step in which
 // all p ranks at once pull the other p - 1 vectors, q - 1 of them within
@@ -47,7 +47,7 @@ CollTask allreduce_inline(CollCtx& ctx) {
 }
 
 double allreduce_inline_cost(const CostQuery& q) {
-    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();

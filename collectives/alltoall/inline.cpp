@@ -1,6 +1,6 @@
 // Inline all-to-all (copy-in/copy-out, framework/inline.hpp): every rank
 // packs its p outgoing blocks, one after another, into its own flag payload
-// (up to 48 bytes in all) or inline area (up to kInlineBytes) and
+// (up to 48 bytes in all) or inline area (up to inline_capacity(p)) and
 // publishes them, then copies block `rank` of every other rank's inline
 // data into its receive buffer as it arrives. One synchronized step and no
 // acknowledgement. MPI_IN_PLACE needs no snapshot: every outgoing block is
@@ -10,7 +10,7 @@
 // Source: collectives-techniques.md (copy-in/copy-out for small data); the
 // direct (pairwise) exchange of Thakur et al. 2005 with each rank reading
 // copies instead of its peers' buffers. MPI_Alltoall only (the v and w
-// forms' blocks differ per rank); p blocks up to kInlineBytes in all, any
+// forms' blocks differ per rank); p blocks up to inline_capacity(p) in all, any
 // datatype (packed).
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull one block from
@@ -58,7 +58,7 @@ CollTask alltoall_inline(CollCtx& ctx) {
 
 double alltoall_inline_cost(const CostQuery& q) {
     const int p = q.p();
-    if (q.kind != CollKind::alltoall || q.bytes * static_cast<std::size_t>(p) > kInlineBytes)
+    if (q.kind != CollKind::alltoall || q.bytes * static_cast<std::size_t>(p) > inline_capacity(p))
         return std::numeric_limits<double>::infinity();
     if (p <= 1) return 0;
     const double m = q.m();

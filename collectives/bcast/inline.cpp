@@ -1,6 +1,6 @@
 // Inline broadcast (copy-in/copy-out, framework/inline.hpp): the root packs
 // the message into its flag payload (up to 48 bytes: one cache line
-// travels) or its inline area (up to kInlineBytes) and publishes; every
+// travels) or its inline area (up to inline_capacity(p)) and publishes; every
 // reader waits for the flag and unpacks into its buffer. Nobody waits for
 // anybody's acknowledgement: the root returns right after publishing, the
 // readers right after copying.
@@ -20,7 +20,7 @@
 // Cost (our formula; inline.hpp), the mean over ranks: the root leaves
 // after its copy-in; the p - 1 readers pull the m lines at once:
 //   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
-// +infinity above kInlineBytes.
+// +infinity above inline_capacity(p).
 #include <limits>
 
 #include "collectives/bcast/bcast.hpp"
@@ -46,7 +46,7 @@ CollTask bcast_inline(CollCtx& ctx) {
 }
 
 double bcast_inline_cost(const CostQuery& q) {
-    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();

@@ -28,7 +28,7 @@ unsigned char* CollCtx::inline_area() const {
         // rank may get here at once: one area wins, the other is freed.
         const CommTopology& topo = topology();
         const auto r = static_cast<std::size_t>(rank());
-        auto made = std::make_unique<NodeMemory>(kSlots * kInlineBytes, 64, r < topo.places.size() ? topo.places[r].numa : -1);
+        auto made = std::make_unique<NodeMemory>(kSlots * inline_bytes(), 64, r < topo.places.size() ? topo.places[r].numa : -1);
         auto* fresh = static_cast<unsigned char*>(made->data());
         // Readers load the pointer after the flag that announces data in it
         // (release/acquire), so relaxed order suffices here.
@@ -37,7 +37,7 @@ unsigned char* CollCtx::inline_area() const {
             area = fresh;
         }
     }
-    return area + slot_ * kInlineBytes;
+    return area + slot_ * inline_bytes();
 }
 
 }  // namespace hmpi::coll

@@ -88,7 +88,7 @@ public:
         return missing == 0;
     }
 
-    // This rank's copy-in/copy-out area for this slot (kInlineBytes, 64-byte
+    // This rank's copy-in/copy-out area for this slot (inline_bytes(), 64-byte
     // aligned): write it, then publish the flag that announces it; readers
     // read it (inline_area_of) after that flag and until they release this
     // collective (the lifetime rule above keeps it until then).
@@ -97,8 +97,10 @@ public:
     // flag is seen.
     const unsigned char* inline_area_of(int peer) const noexcept {
         const unsigned char* area = member(peer).inline_area.load(std::memory_order_relaxed);
-        return area ? area + slot_ * kInlineBytes : nullptr;
+        return area ? area + slot_ * inline_bytes() : nullptr;
     }
+    // The size of each member's area per slot on this communicator.
+    std::size_t inline_bytes() const noexcept { return inline_capacity(shared_.size); }
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }

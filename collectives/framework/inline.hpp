@@ -13,7 +13,7 @@
 // Where the data goes: flag kInlineFlag's payload holds the writer's byte
 // count (8 bytes) and, up to kInlinePayloadBytes, the bytes themselves, so
 // a reader takes one line for flag, count and data; larger data (up to
-// kInlineBytes) goes to the writer's inline area of the slot
+// inline_capacity(p), shared.hpp) goes to the writer's inline area of the slot
 // (CollCtx::inline_area). Readers trust the writer's count, not their own
 // arguments: a mismatch (an erroneous program) copies what fits and reports
 // MPI_ERR_TRUNCATE instead of reading past the data.
@@ -39,7 +39,7 @@ inline constexpr unsigned kInlineFlag = 1;
 // Data up to this size travels in the flag's own line, after the count.
 inline constexpr std::size_t kInlinePayloadBytes = kFlagPayloadBytes - sizeof(std::uint64_t);
 
-// Writer side: where to write `bytes` (at most kInlineBytes) of inline
+// Writer side: where to write `bytes` (at most ctx.inline_bytes()) of inline
 // data; records the count for readers. Publish kInlineFlag step 1 afterwards.
 inline unsigned char* inline_begin(const CollCtx& ctx, std::size_t bytes) {
     unsigned char* payload = ctx.payload(kInlineFlag);
@@ -151,8 +151,8 @@ inline bool inline_fits(const CollCtx& ctx, std::size_t bytes, const char** why)
         *why = "the communicator is an intercommunicator";
         return false;
     }
-    if (bytes <= kInlineBytes) return true;
-    *why = "the data is larger than the inline area (4 KiB per rank)";
+    if (bytes <= ctx.inline_bytes()) return true;
+    *why = "the data is larger than the inline area (per rank: 16 KiB at 2 ranks, 8 KiB at 4, 4 KiB from 8 ranks on)";
     return false;
 }
 

@@ -55,7 +55,7 @@ struct alignas(kFalseSharingRange) CollMember {
     WorkCounters work[kSlots];
     // ---- Read by peers, written (once) by the owner: a line of its own, so
     // peers keep it cached.
-    // The member's copy-in/copy-out area: kInlineBytes per slot, made on
+    // The member's copy-in/copy-out area: inline_capacity(size) per slot, made on
     // first use by the member (inline_area, context.hpp), so it lands on
     // the member's NUMA node; null until then.
     alignas(kFalseSharingRange) std::atomic<unsigned char*> inline_area{nullptr};
@@ -91,9 +91,28 @@ struct alignas(kFalseSharingRange) CollMember {
 };
 
 // Copy-in/copy-out bytes per member and slot (CollCtx::inline_area): data up
-// to this size can be left by a writer that returns at once (XHC keeps
-// copy-in/copy-out up to 4 KiB for reductions; collectives-techniques.md).
+// to this size can be left by a writer that returns at once. At least
+// kInlineBytes (XHC keeps copy-in/copy-out up to 4 KiB for reductions;
+// collectives-techniques.md); on small communicators up to
+// kInlineMaxBytes, as long as a member's areas stay within kInlineBudget
+// bytes per slot for all its readers together (p * capacity): 16 KiB at 2
+// ranks, 8 KiB at 4, 4 KiB from 8 ranks on. So a communicator's areas take
+// at most kSlots * max(kInlineBudget, 4 KiB * p) bytes (256 KiB up to 8
+// ranks), each made only when its member first writes inline data.
+// Why larger on few ranks: at 2 ranks on the EPYC guest, 8 KiB blocks were
+// faster copied in and out than read in place, where the owner has to wait
+// for its reader's acknowledgement (docs/performance-collectives.md,
+// stop 20); from 8 ranks on, p - 1 readers pull each area and the 4 KiB of
+// stop 17's 16-rank runs stays.
 inline constexpr std::size_t kInlineBytes = 4096;
+inline constexpr std::size_t kInlineMaxBytes = 16384;
+inline constexpr std::size_t kInlineBudget = 32768;
+inline constexpr std::size_t inline_capacity(int p) noexcept {
+    const std::size_t share = p > 0 ? kInlineBudget / static_cast<std::size_t>(p) / 64 * 64 : kInlineMaxBytes;
+    return share < kInlineBytes ? kInlineBytes : share > kInlineMaxBytes ? kInlineMaxBytes : share;
+}
+static_assert(inline_capacity(1) == kInlineMaxBytes && inline_capacity(2) == 16384 && inline_capacity(4) == 8192 &&
+              inline_capacity(8) == kInlineBytes && inline_capacity(64) == kInlineBytes);
 
 // Per collective, size range and op commutativity: the algorithms ranked
 // by predicted time (registry.cpp). Each entry packs up to 15 algorithm

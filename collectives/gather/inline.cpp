@@ -1,6 +1,6 @@
 // Inline gather (copy-in/copy-out, framework/inline.hpp): every rank but
 // the root packs its block into its own flag payload (up to 48 bytes) or
-// inline area (up to kInlineBytes), publishes it to the root and returns;
+// inline area (up to inline_capacity(p)), publishes it to the root and returns;
 // the root copies each block into its receive buffer as it arrives. No rank
 // waits for another, and the root reads one line (or the block's lines) per
 // peer instead of the peers' send buffers, which would need an
@@ -9,7 +9,7 @@
 // Source: collectives-techniques.md (copy-in/copy-out lets a rank return
 // early); the flat gather, mirror of Li, Hoefler et al.'s one-stage
 // broadcast (Section 2.2). MPI_Gather only (the v form's blocks differ per
-// rank); blocks up to kInlineBytes, any datatype (packed).
+// rank); blocks up to inline_capacity(p), any datatype (packed).
 //
 // Cost (our formula; inline.hpp), the mean over ranks: senders leave after
 // their copy-in; the root alone pulls p - 1 blocks of m lines, q - 1 from
@@ -52,7 +52,7 @@ CollTask gather_inline(CollCtx& ctx) {
 }
 
 double gather_inline_cost(const CostQuery& q) {
-    if (q.kind != CollKind::gather || q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.kind != CollKind::gather || q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();

@@ -9,7 +9,7 @@
 // (collectives-techniques.md); the flat (one-stage) reduction of Li,
 // Hoefler et al., Section 2.2, with the root reading copies instead of the
 // send buffers, so the senders need no acknowledgement. Vectors of a
-// contiguous type up to kInlineBytes.
+// contiguous type up to inline_capacity(p).
 //
 // Cost (our formula; inline.hpp), the mean over ranks: senders leave after
 // their copy-in; the root alone pulls and folds p - 1 vectors, q - 1 from
@@ -42,7 +42,7 @@ CollTask reduce_inline(CollCtx& ctx) {
 }
 
 double reduce_inline_cost(const CostQuery& q) {
-    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();

@@ -1,6 +1,6 @@
 // Inline reduce-scatter (copy-in/copy-out, framework/inline.hpp): every
 // rank copies its whole input vector into its own flag payload (up to 48
-// bytes) or inline area (up to kInlineBytes) and publishes it; rank r then
+// bytes) or inline area (up to inline_capacity(p)) and publishes it; rank r then
 // folds its own block of all p copies, in rank order, into its receive
 // buffer; a rank with an empty block only writes. One synchronized step and
 // no acknowledgement (the direct form reads the inputs in place and must
@@ -10,7 +10,7 @@
 //
 // Source: the reduce-scatter stage of Li, Hoefler et al., Section 2.4, with
 // copy-in/copy-out as collectives-techniques.md describes it for small
-// data. Vectors of a contiguous type up to kInlineBytes.
+// data. Vectors of a contiguous type up to inline_capacity(p).
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull their block
 // (m/p lines) from the p - 1 others:
@@ -52,7 +52,7 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
 }
 
 double reduce_scatter_inline_cost(const CostQuery& q) {
-    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m(), mb = std::ceil(m / std::max(1, p));

@@ -1,6 +1,6 @@
 // Inline scan and exscan (copy-in/copy-out, framework/inline.hpp): every
 // rank copies its input vector into its own flag payload (up to 48 bytes)
-// or inline area (up to kInlineBytes) and publishes it; rank r then folds
+// or inline area (up to inline_capacity(p)) and publishes it; rank r then folds
 // x_0 .. x_r (exscan: x_0 .. x_{r-1}) in rank order from those copies into
 // its receive buffer. No rank waits for a higher one (the linear form waits
 // until its input's readers are done); a rank rewrites its inline data only
@@ -8,13 +8,18 @@
 //
 // Source: the linear prefix (every rank folds the inputs below it, all at
 // once) with copy-in/copy-out as collectives-techniques.md describes it
-// for small data. Vectors of a contiguous type up to kInlineBytes.
+// for small data. Vectors of a contiguous type up to inline_capacity(p).
 //
 // Cost (our formula; inline.hpp), the mean over ranks: rank 0 reads nothing
 // and leaves after its copy-in; rank r waits for the handoff and pulls the r
-// vectors below it, (p-1)/2 on average, their shares within and across
-// cache domains as for the whole communicator, all ranks at once:
-//   T = (p-1)/p (a + (q-1)/2 m max(b_a, B_a p) + (p-q)/2 m max(b_b, B_b p))
+// vectors below it, p/2 on average over the p - 1 readers, their shares
+// within and across cache domains as for the whole communicator, all ranks
+// at once:
+//   T = (p-1)/p (a + p(q-1)/(2(p-1)) m max(b_a, B_a p) + p(p-q)/(2(p-1)) m max(b_b, B_b p))
+// (Up to stop 19 a reader was charged (p-1)/2 vectors, the mean over all p
+// ranks rather than over the readers: half the pull at 2 ranks, where
+// rank 1 pulls rank 0's whole vector, so inline was picked for 8-16 KiB
+// scans that it ran 16% slower than linear.)
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
@@ -56,13 +61,13 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
 }
 
 double prefix_inline_cost(const CostQuery& q) {
-    if (q.bytes > kInlineBytes) return std::numeric_limits<double>::infinity();
+    if (q.bytes > inline_capacity(q.p())) return std::numeric_limits<double>::infinity();
     const int p = q.p();
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    // Rank r pulls r vectors: (p-1)/2 on average, their domain shares as in the whole.
-    const double per = (p - 1) / 2.0 / (p - 1);
+    // Reader r pulls r vectors: p/2 on average, their domain shares as in the whole.
+    const double per = p / 2.0 / (p - 1);
     return inline_copy_in_cost(q, q.bytes) +
            mean_over_ranks(q, p - 1,
                            inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws));

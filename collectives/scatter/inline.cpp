@@ -1,7 +1,7 @@
 // Inline scatter (copy-in/copy-out, framework/inline.hpp): the root packs
 // the p - 1 blocks of the other ranks, one after another in rank order
 // (its own left out), into its flag payload (up to 48 bytes in all) or
-// inline area (up to kInlineBytes), publishes and returns; each reader
+// inline area (up to inline_capacity(p)), publishes and returns; each reader
 // copies its own block out. Nobody waits for anybody's
 // acknowledgement; the root rewrites its inline data only once every reader
 // has released this slot's previous collective.
@@ -9,9 +9,9 @@
 // Source: collectives-techniques.md (copy-in/copy-out lets the root return
 // early); Li, Hoefler et al.'s one-stage broadcast (Section 2.2) with each
 // reader taking its own block. MPI_Scatter only (the v form's blocks differ
-// per rank); p - 1 blocks up to kInlineBytes in all (2 ranks: blocks up to
-// 4 KiB, where the root of a single-copy scatter waits for its reader's
-// copy), any datatype (packed).
+// per rank); p - 1 blocks up to inline_capacity(p) in all (2 ranks: blocks
+// up to 16 KiB, where the root of a single-copy scatter waits for its
+// reader's copy), any datatype (packed).
 //
 // Cost (our formula; inline.hpp), the mean over ranks: the root leaves
 // after its copy-in; the p - 1 readers pull their m lines at once:
@@ -60,7 +60,7 @@ CollTask scatter_inline(CollCtx& ctx) {
 
 double scatter_inline_cost(const CostQuery& q) {
     const int p = q.p();
-    if (q.kind != CollKind::scatter || q.bytes * static_cast<std::size_t>(p > 1 ? p - 1 : 0) > kInlineBytes)
+    if (q.kind != CollKind::scatter || q.bytes * static_cast<std::size_t>(p > 1 ? p - 1 : 0) > inline_capacity(p))
         return std::numeric_limits<double>::infinity();
     if (p <= 1) return 0;
     const double m = q.m();

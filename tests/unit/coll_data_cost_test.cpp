@@ -53,7 +53,8 @@ TEST_CASE("data-movement algorithms all have cost formulas") {
             if (p < s) continue;
             const CommTopology topo = shape(p, s);
             for (CollKind k : kDataKinds) {
-                for (std::size_t bytes : {std::size_t(0), std::size_t(8), std::size_t(4096), std::size_t(1) << 20}) {
+                for (std::size_t bytes : {std::size_t(0), std::size_t(8), std::size_t(4096), std::size_t(8192), std::size_t(16384),
+                                          std::size_t(1) << 20}) {
                     CostQuery q{params, topo, k, bytes, true};
                     for (const Prediction& pr : predict(k, q)) {
                         const std::string coll = coll_name(k), algorithm = pr.algorithm->name;
@@ -64,14 +65,15 @@ TEST_CASE("data-movement algorithms all have cost formulas") {
                         CAPTURE(bytes);
                         const bool has_cost = pr.algorithm->cost != nullptr;
                         REQUIRE(has_cost);
-                        // Inline data per rank, at most 4 KiB: one block (bcast, gather,
-                        // allgather), one per rank (alltoall), or one per other rank
-                        // (scatter: the root stages the p - 1 blocks it sends).
+                        // Inline data per rank, at most the communicator's inline area
+                        // (16 KiB at 2 ranks down to 4 KiB from 8 on): one block (bcast,
+                        // gather, allgather), one per rank (alltoall), or one per other
+                        // rank (scatter: the root stages the p - 1 blocks it sends).
                         const std::size_t blocks = k == CollKind::alltoall  ? std::size_t(p)
                                                    : k == CollKind::scatter ? std::size_t(p - 1)
                                                                              : 1;
                         const bool inline_too_big =
-                            std::strcmp(pr.algorithm->name, "inline") == 0 && bytes * blocks > 4096;
+                            std::strcmp(pr.algorithm->name, "inline") == 0 && bytes * blocks > inline_capacity(p);
                         if (shape_rules_out(pr.algorithm->name, p, s) || inline_too_big)
                             CHECK(std::isinf(pr.ns));
                         else

@@ -442,7 +442,8 @@ void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, s
 
 // rewrite_line and source_line (params.hpp): the slope, over a few sizes, of
 // a writer's stores to lines every reader of its domain has just copied
-// (the inline copy-in: its area is at most 64 lines), and of the time all
+// (the inline copy-in: its area is 64 lines from 8 ranks on, up to 256 on
+// 2; the slope is per line), and of the time all
 // those readers take to copy distinct lines of one source at once, divided
 // by their number. Floors keep both positive (a profile needs that) when
 // noise flattens a fit.
