@@ -18,8 +18,7 @@
 //   T = (p-1)/p (a + p(q-1)/(2(p-1)) m max(b_a, B_a p) + p(p-q)/(2(p-1)) m max(b_b, B_b p))
 // (Up to stop 19 a reader was charged (p-1)/2 vectors, the mean over all p
 // ranks rather than over the readers: half the pull at 2 ranks, where
-// rank 1 pulls rank 0's whole vector, so inline was picked for 8-16 KiB
-// scans that it ran 16% slower than linear.)
+// rank 1 pulls rank 0's whole vector.)
 #include <limits>
 
 #include "collectives/framework/inline.hpp"
