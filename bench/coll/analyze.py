@@ -347,7 +347,7 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs):
         T.append(f"### {ranks} ranks: latency tables [us]")
         T.append("")
         T.append("HMPI, Open MPI, MPICH: default runs; hmpi:<alg>: HMPI forced to that algorithm "
-                 "((fb): it fell back to another); best ref / HMPI > 1 means HMPI is faster.")
+                 "((fb): at that size it fell back to another); best ref / HMPI > 1 means HMPI is faster.")
         T.append("")
         for a in group:
             have = [i for i in ("hmpi", "ompi", "mpich") if i in a.impls]
@@ -366,7 +366,9 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs):
                 h = a.hmpi.get(b)
                 cells = [fmt_size(b)] + [fmt_us(a.impls[i].get(b)) for i in have]
                 cells.append(f"{r / h:.2f}" if r is not None and h else "-")
-                cells += [fmt_us(a.forced[x].get(b)) + (" (fb)" if x in a.fell_back else "") for x in algs]
+                # (fb) only where it did not run itself (no finite prediction there).
+                cells += [fmt_us(a.forced[x].get(b)) + (" (fb)" if x in a.fell_back and b not in a.usable.get(x, {}) else "")
+                          for x in algs]
                 if algs:
                     cells.append(a.best_forced(b)[1] or "-")
                 if a.chosen:
