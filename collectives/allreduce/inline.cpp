@@ -36,12 +36,8 @@ CollTask allreduce_inline(CollCtx& ctx) {
     ctx.publish(kInlineFlag, 1);
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
-    // This rank's operand is its input, not its inline copy, whose line it
-    // just stored to (a load the store cannot forward to waits for the line
-    // to come back from its readers: scan/inline.cpp). In place, the input
-    // is the receive buffer, which the fold overwrites from the start (every
-    // rank folds in rank order, for the same bits everywhere): then the copy.
-    const Operand own = me.in_place ? Operand{mine, &type} : input_of(me);
+    // Every rank folds in rank order, for the same bits everywhere.
+    const Operand own{own_inline_operand(me, mine), &type};
     auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
     co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
 }

@@ -100,7 +100,7 @@ public:
         return area ? area + slot_ * inline_bytes() : nullptr;
     }
     // The size of each member's area per slot on this communicator.
-    std::size_t inline_bytes() const noexcept { return inline_capacity(shared_.size); }
+    std::size_t inline_bytes() const noexcept { return shared_.inline_bytes; }
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }

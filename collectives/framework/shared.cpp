@@ -19,6 +19,7 @@ void free_shared(CollShared* s) noexcept { delete s; }
 CollShared* make_shared_state(const CommShared& comm) {
     auto* s = new CollShared;
     s->size = comm.size;
+    s->inline_bytes = inline_capacity(comm.size);
     Job& j = job();
     s->topology = comm_topology_of_world_ranks(comm.world_rank_of);
     // Each member's flags and arguments on its own rank's NUMA node: it

@@ -125,6 +125,8 @@ struct DecisionCache {
 
 struct CollShared {
     int size = 0;
+    // inline_capacity(size), computed once: readers need it on every poll.
+    std::size_t inline_bytes = 0;
     // Member r lives on r's NUMA node (placement.hpp; one array, indexed
     // like the unique_ptr<CollMember[]> it replaces).
     NodeArray<CollMember> members;

@@ -43,10 +43,7 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
     const std::size_t offset = data_bytes(first, type);
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, offset, data_bytes(n, type)}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
-    // This rank's operand is its input, not its inline copy (as in
-    // allreduce/inline.cpp); in place, the copy, so the receive buffer may
-    // be overwritten from the start.
-    const unsigned char* own = me.in_place ? mine : static_cast<const unsigned char*>(input_of(me).buf);
+    const auto* own = static_cast<const unsigned char*>(own_inline_operand(me, mine));
     auto x = [&](int r) -> Operand { return {(r == rank ? own : inline_of(ctx, r).data) + offset, &type}; };
     co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
 }

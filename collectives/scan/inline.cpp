@@ -46,13 +46,10 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, rank, -1, bytes)) co_return MPI_ERR_TRUNCATE;
     if (last == 0) co_return MPI_SUCCESS;  // exscan's rank 0: its result is undefined (MPI 3.1, 5.11.2)
-    // This rank's own operand is its input where it is (under MPI_IN_PLACE
-    // the receive buffer, the fold's alias), never its inline copy: that line
-    // was just stored to, and a load that store forwarding cannot serve
-    // (another width or offset) waits until the store has taken the line
-    // from the readers that cached it, a cross-core round trip. Rank 0 of a
-    // scan reads nothing else; at 2 ranks on the EPYC guest its call took
-    // 0.27 us reading its copy and 0.16 us reading its input.
+    // This rank's own operand is its input where it is, never its inline
+    // copy (why: own_inline_operand, inline.hpp); under MPI_IN_PLACE that
+    // is the receive buffer, which the fold takes as its alias (x_r is the
+    // last operand, so nothing is overwritten before it is read).
     const Operand own = input_of(me);
     auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
     const int alias = inclusive && me.in_place ? rank : -1;
