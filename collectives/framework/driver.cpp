@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "collectives/framework/context.hpp"
+#include "collectives/framework/one_member.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/framework/shared.hpp"
 #include "core/datatype.hpp"
@@ -162,6 +163,8 @@ private:
 }  // namespace
 
 int run_collective(Rank& self, Comm& comm, const CollCall& call) {
+    // Alone in the communicator, nothing needs ordering or matching.
+    if (comm.size() == 1 && !comm.is_inter() && has_one_member_form(call.kind)) return run_one_member(call);
     CollShared& shared = coll_shared(*comm.shared);
     const std::uint64_t seq = take_seq(shared, comm);
     CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];

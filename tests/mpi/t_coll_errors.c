@@ -316,6 +316,23 @@ int main(int argc, char **argv)
            "MPI_Ineighbor_allgather on MPI_COMM_SELF");
     still_works(dup, "neighborhood collectives without a topology");
 
+    /* ---- a receive side smaller than the data, on a communicator of one
+     * (the own block's local copy): MPI_ERR_TRUNCATE, and what fits arrives ---- */
+    {
+        int two[2] = {41, 42}, got[2] = {-1, -1}, one = 1, zero = 0, twoc = 2;
+        expect(MPI_Allgather(two, 2, MPI_INT, got, 1, MPI_INT, MPI_COMM_SELF), MPI_ERR_TRUNCATE,
+               "MPI_Allgather 2 ints into 1 on MPI_COMM_SELF");
+        MT_CHECK(got[0] == 41 && got[1] == -1, "MPI_Allgather truncated on MPI_COMM_SELF: got %d %d, expected 41 -1",
+                 got[0], got[1]);
+        expect(MPI_Gather(two, 2, MPI_INT, got, 1, MPI_INT, 0, MPI_COMM_SELF), MPI_ERR_TRUNCATE,
+               "MPI_Gather 2 ints into 1 on MPI_COMM_SELF");
+        expect(MPI_Scatterv(two, &twoc, &zero, MPI_INT, got, 1, MPI_INT, 0, MPI_COMM_SELF), MPI_ERR_TRUNCATE,
+               "MPI_Scatterv 2 ints into 1 on MPI_COMM_SELF");
+        expect(MPI_Alltoallv(two, &twoc, &zero, MPI_INT, got, &one, &zero, MPI_INT, MPI_COMM_SELF), MPI_ERR_TRUNCATE,
+               "MPI_Alltoallv 2 ints into 1 on MPI_COMM_SELF");
+        still_works(MPI_COMM_SELF, "truncated collectives on MPI_COMM_SELF");
+    }
+
     /* ---- the error handler of the communicator is the one called ---- */
     {
         /* dup inherits MPI_ERRORS_RETURN from world; make a communicator
