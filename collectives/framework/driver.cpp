@@ -160,11 +160,23 @@ private:
     CollTask task_;
 };
 
+// A nonblocking collective that ran to completion when it started (one
+// member: run_one_member), so that the request completes at once.
+class CompletedOp final : public AsyncOp {
+public:
+    explicit CompletedOp(int rc) noexcept { error = rc; }
+    bool advance(Rank&) override { return true; }
+};
+
+// Alone in the communicator, nothing needs ordering or matching.
+bool alone(const Comm& comm, const CollCall& call) noexcept {
+    return comm.size() == 1 && !comm.is_inter() && has_one_member_form(call.kind);
+}
+
 }  // namespace
 
 int run_collective(Rank& self, Comm& comm, const CollCall& call) {
-    // Alone in the communicator, nothing needs ordering or matching.
-    if (comm.size() == 1 && !comm.is_inter() && has_one_member_form(call.kind)) return run_one_member(call);
+    if (alone(comm, call)) return run_one_member(call);
     CollShared& shared = coll_shared(*comm.shared);
     const std::uint64_t seq = take_seq(shared, comm);
     CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];
@@ -184,6 +196,7 @@ int run_collective(Rank& self, Comm& comm, const CollCall& call) {
 }
 
 void start_collective(Rank& self, Comm& comm, CollCall call, Request& req) {
+    if (alone(comm, call)) return start_async(self, req, std::make_unique<CompletedOp>(run_one_member(call)));
     auto op = std::make_unique<CollectiveOp>(std::move(call));
     CollShared& shared = coll_shared(*comm.shared);
     op->set_task(collective_task(self, comm, op->call(), shared, take_seq(shared, comm)));
