@@ -8,10 +8,12 @@ namespace hmpi::coll {
 namespace {
 
 // The own contribution, unless it is already in place: sendbuf's
-// (sendcount, sendtype) into (dst, rcount, rtype).
-int own_block(const CollCall& c, void* dst, std::int64_t rcount, const Datatype& rtype) noexcept {
+// (sendcount, sendtype) into element `index` of the receive side (whose
+// type is null in place at a Scatter root, where the API leaves it empty).
+int own_block(const CollCall& c, std::int64_t index, std::int64_t rcount) noexcept {
     if (c.in_place) return MPI_SUCCESS;
-    return copy_data(c.sendbuf, c.sendcount, *c.sendtype, dst, rcount, rtype);
+    return copy_data(c.sendbuf, c.sendcount, *c.sendtype, element_at(c.recvbuf, index, *c.recvtype), rcount,
+                     *c.recvtype);
 }
 
 // A reduction's result over one rank is that rank's input (MPI 3.1, 5.9.1;
@@ -47,10 +49,10 @@ int run_one_member(const CollCall& c) noexcept {
         case CollKind::allgather:
         case CollKind::alltoall:
         case CollKind::scatter:
-            return own_block(c, c.recvbuf, c.recvcount, *c.recvtype);
+            return own_block(c, 0, c.recvcount);
         case CollKind::gatherv:
         case CollKind::allgatherv:
-            return own_block(c, element_at(c.recvbuf, c.rdispls[0], *c.recvtype), c.recvcounts[0], *c.recvtype);
+            return c.in_place ? MPI_SUCCESS : own_block(c, c.rdispls[0], c.recvcounts[0]);
         case CollKind::scatterv:
             if (c.in_place) return MPI_SUCCESS;
             return copy_data(element_at(c.sendbuf, c.sdispls[0], *c.sendtype), c.sendcounts[0], *c.sendtype,
