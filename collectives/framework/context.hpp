@@ -21,7 +21,6 @@
 // one (CollMember::released_below).
 #pragma once
 #include <cstdint>
-#include <cstring>
 
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/shared.hpp"
@@ -49,21 +48,9 @@ public:
 
     // Whether member `peer` has entered this collective (its args are published).
     bool arrived(int peer) const noexcept { return reached(peer, 0, 1); }
-    // Member `peer`'s arguments; only after arrived(peer) (or after any
-    // later flag of its). The pointer travels in the arrival flag's payload:
-    // a rank that has waited for the peer's arrival has it without another
-    // miss, and the peer writes one line fewer per call than with a
-    // separate array of pointers.
+    // Member `peer`'s arguments; only after arrived(peer).
     const CollCall& args_of(int peer) const noexcept {
-        const CollCall* a;
-        std::memcpy(&a, payload_of(peer, 0), sizeof a);
-        return *a;
-    }
-    // The driver's: publishes this rank's arguments (call()) and its arrival.
-    void publish_arrival() const noexcept {
-        const CollCall* a = &call_;
-        std::memcpy(payload(0), &a, sizeof a);
-        publish(0, 1);
+        return *member(peer).args[slot_].load(std::memory_order_acquire);
     }
 
     // Publishes this rank's flag `flag` at `step` and wakes the members

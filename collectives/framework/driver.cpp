@@ -52,7 +52,8 @@ bool may_enter(const CollShared& shared, const CollMember& me, int rank, unsigne
 
 // Publishes the caller's arguments and its arrival; returns the algorithm.
 const CollAlgorithm& enter(CollMember& me, const CollCtx& ctx, unsigned slot) {
-    ctx.publish_arrival();
+    me.args[slot].store(&ctx.call(), std::memory_order_release);
+    ctx.publish(0, 1);
     return select_algorithm(ctx.call().kind, ctx);
 }
 

@@ -38,12 +38,12 @@ inline constexpr std::uint64_t stamp(std::uint64_t seq, unsigned step) noexcept 
 
 struct alignas(kFalseSharingRange) CollMember {
     SingleWriterFlag flags[kSlots][kFlagsPerSlot];
-    // (The member's arguments for the collective in each slot, a pointer to
-    // its CollCall, travel in the payload of its arrival flag, flag 0:
-    // CollCtx::args_of.)
+    // The member's arguments for the collective in each slot; valid once
+    // its arrival flag (flag 0, step 1) is reached.
+    alignas(kFalseSharingRange) std::atomic<const CollCall*> args[kSlots] = {};
     // A buffer of the algorithm's own (a subtree's partial result) that it
     // offers to peers: CollCtx::publish_scratch / scratch_of.
-    alignas(kFalseSharingRange) std::atomic<const void*> scratch[kSlots] = {};
+    std::atomic<const void*> scratch[kSlots] = {};
     // Counters of this member's that every member may update in the slot's
     // collective (a work queue an algorithm shares out: CollCtx::
     // work_counter). The member resets them before it publishes the flag
