@@ -1,6 +1,6 @@
 // Allgather and Allgatherv algorithms (collectives/allgather/*.cpp), listed
 // in table.cpp. Each serves both forms: the blocks of the receive buffers
-// come from gather/blocks.hpp, which knows the plain and the v layout.
+// come from framework/blocks.hpp, which knows the plain and the v layout.
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"

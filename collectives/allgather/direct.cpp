@@ -16,7 +16,7 @@
 //
 // Flags: flag 1 step 1 = "I have read every contribution".
 #include "collectives/allgather/allgather.hpp"
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 
 namespace hmpi::coll {
 

@@ -18,8 +18,8 @@
 #include <limits>
 
 #include "collectives/allgather/allgather.hpp"
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/inline.hpp"
-#include "collectives/gather/blocks.hpp"
 
 namespace hmpi::coll {
 

@@ -33,7 +33,7 @@
 #include <limits>
 
 #include "collectives/allgather/allgather.hpp"
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 
 namespace hmpi::coll {
 

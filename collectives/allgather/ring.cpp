@@ -24,7 +24,7 @@
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
 // everything I need from my left neighbour" (read by it: the lifetime rule).
 #include "collectives/allgather/allgather.hpp"
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 
 namespace hmpi::coll {
 

@@ -1,16 +1,16 @@
 // Alltoall, Alltoallv and Alltoallw algorithms (collectives/alltoall/*.cpp),
 // listed in table.cpp. Each serves all three forms: the blocks of the send
-// and receive buffers come from gather/blocks.hpp, which knows the plain,
+// and receive buffers come from framework/blocks.hpp, which knows the plain,
 // v and w layouts.
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <vector>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"
 #include "collectives/model/cost.hpp"
-#include "collectives/gather/blocks.hpp"
 
 namespace hmpi::coll {
 

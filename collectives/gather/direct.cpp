@@ -13,7 +13,7 @@
 // P m bytes. Non-roots pay one flag write and one flag read.
 //
 // Flags: flag 1 step 1 = "the root has copied every block" (root only).
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 #include "collectives/gather/gather.hpp"
 
 namespace hmpi::coll {

@@ -1,7 +1,7 @@
 // Gather and Gatherv algorithms (collectives/gather/*.cpp), listed in
 // table.cpp, each with its cost formula (collectives/model/cost.hpp). The
 // one-stage ones serve both forms: the blocks of the root's receive buffer
-// come from blocks.hpp, which knows the plain and the v layout.
+// come from framework/blocks.hpp, which knows the plain and the v layout.
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"

@@ -17,8 +17,8 @@
 //   T = (a + (q-1) c_a m + (p-q) c_b m) / p   (copy costs)
 #include <limits>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/inline.hpp"
-#include "collectives/gather/blocks.hpp"
 #include "collectives/gather/gather.hpp"
 
 namespace hmpi::coll {

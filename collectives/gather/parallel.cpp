@@ -19,7 +19,7 @@
 // the verdict travels in the flag. "Fit" is the higher step because a
 // sender may already be in a later collective of the same slot (stamps are
 // >= tests): a later stamp then reads as "fit", never as a false truncation.
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 #include "collectives/gather/gather.hpp"
 
 namespace hmpi::coll {

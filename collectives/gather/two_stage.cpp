@@ -22,8 +22,8 @@
 #include <limits>
 #include <memory>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/registry.hpp"
-#include "collectives/gather/blocks.hpp"
 #include "collectives/gather/domains.hpp"
 #include "collectives/gather/gather.hpp"
 

@@ -13,7 +13,7 @@
 // P m bytes.
 //
 // Flags: flag 1 step 1 = "I have copied my block" (read by the root).
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 #include "collectives/scatter/scatter.hpp"
 
 namespace hmpi::coll {

@@ -18,8 +18,8 @@
 //   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
 #include <limits>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/inline.hpp"
-#include "collectives/gather/blocks.hpp"
 #include "collectives/scatter/scatter.hpp"
 
 namespace hmpi::coll {

@@ -16,7 +16,7 @@
 //
 // Flags: flag 1 step 1 = "ready: write my receive buffer" (non-roots, read
 // by the root); the root's flag 1 step 1 = "every block is delivered".
-#include "collectives/gather/blocks.hpp"
+#include "collectives/framework/blocks.hpp"
 #include "collectives/scatter/scatter.hpp"
 
 namespace hmpi::coll {

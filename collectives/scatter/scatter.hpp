@@ -1,6 +1,6 @@
 // Scatter and Scatterv algorithms (collectives/scatter/*.cpp), listed in
 // table.cpp, each with its cost formula (collectives/model/cost.hpp). The
-// one-stage ones serve both forms (blocks from gather/blocks.hpp).
+// one-stage ones serve both forms (blocks from framework/blocks.hpp).
 #pragma once
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/task.hpp"

@@ -21,8 +21,8 @@
 #include <limits>
 #include <memory>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/registry.hpp"
-#include "collectives/gather/blocks.hpp"
 #include "collectives/gather/domains.hpp"
 #include "collectives/scatter/scatter.hpp"
 
