@@ -146,6 +146,8 @@ void print_params(const ModelParams& p) {
                 p.poll_line, p.poll_line == 0 ? " [not in this profile]" : "");
     std::printf("  push_line %.3f ns/line/thread (t threads storing into lines their neighbours read; push alltoall)%s\n",
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
+    std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
+                p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

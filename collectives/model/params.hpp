@@ -113,6 +113,19 @@ struct ModelParams {
     // has one core, alpha then being beta's costs); 0 where not measured (one
     // core, a format 3 or 4 profile): push is charged C, as pairwise.
     double push_line = 0;
+    // peer_args: ns a rank pays to reach a peer's arguments before it can
+    // read the peer's buffer: the pointer to the peer's CollCall and then the
+    // CollCall, lines the peer wrote as it entered the call, read one after
+    // the other (CollCtx::args_of), which neither the handoff `a` nor the
+    // per-line costs contain. Charged once per distinct peer a rank reads on
+    // the call's critical path (peer_args_cost, cost.hpp; a second read of
+    // the same peer's arguments in one call hits the reader's cache).
+    // Measured as a pair's round trip that chases a freshly written pointer
+    // and record to one freshly written line, less the same round trip that
+    // reads the line directly (hmpi-calibrate, on the cores rewrite_line
+    // uses); on the 2-core EPYC guest about 90-100 ns against a = 77. 0
+    // where not measured (one core, a profile before format 6): no term.
+    double peer_args = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

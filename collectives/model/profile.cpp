@@ -42,7 +42,9 @@ namespace {
 // than three cores); format 3 files are still read, without its term.
 // 5: push_line, step_overhead and poll_line added, optional (absent where
 // not measured); format 3 and 4 files are still read, without their terms.
-constexpr int kProfileFormat = 5;
+// 6: peer_args added, optional (absent where not measured); format 3 to 5
+// files are still read, without its term.
+constexpr int kProfileFormat = 6;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -150,6 +152,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
+    if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
     return out;
 }
 
@@ -233,6 +236,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "push_line" || key == "step_overhead" || key == "poll_line") {
             if (format < 5) return fail(line_no, key + " needs format 5 (the format line comes first)");
             (key == "push_line" ? p.push_line : key == "step_overhead" ? p.step_overhead : p.poll_line) = x;
+            continue;
+        }
+        if (key == "peer_args") {
+            if (format < 6) return fail(line_no, key + " needs format 6 (the format line comes first)");
+            p.peer_args = x;
             continue;
         }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*

@@ -37,7 +37,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 5";
+constexpr const char* kToolVersion = "hmpi-calibrate 6";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -510,6 +510,44 @@ void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size
              100 * err);
 }
 
+// peer_args (params.hpp): a pair's 1-line round trip whose reader reaches
+// the line through a pointer and a record the writer has just written (as a
+// rank reaches a peer's buffer through its CollCall), less the same round
+// trip reading the line directly; both sweeps alternate within each pass, so
+// that a change of the machine's speed during the measurement hits both.
+// Not written (no term) where one core, or where the chase is not dearer.
+void measure_peer_args(const Plan& plan, const std::vector<int>& ring, coll::ModelParams* p,
+                       std::vector<std::string>& notes) {
+    if (ring.size() < 2) {
+        notes.push_back("peer_args: one core, not measured (no term)");
+        progress("peer_args: one core: not measured");
+        return;
+    }
+    const int writer = ring[0], reader = ring[1];
+    const std::vector<std::size_t> one = {1};
+    progress("peer_args: core %d writes a line, a record and a pointer to it; core %d copies the line directly and "
+             "through the pointer and the record",
+             writer, reader);
+    std::vector<double> direct, chased;
+    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
+        direct.push_back(args_chase_round_trips(writer, reader, one, rounds_for(plan, one), false)[0]);
+        chased.push_back(args_chase_round_trips(writer, reader, one, rounds_for(plan, one), true)[0]);
+    }
+    std::sort(direct.begin(), direct.end());
+    std::sort(chased.begin(), chased.end());
+    const double d = direct[direct.size() / 2], c = chased[chased.size() / 2];
+    if (c <= d) {
+        notes.push_back("peer_args: the chased round trip no dearer than the direct one: not written");
+        progress("peer_args: chased %.1f ns, direct %.1f ns: not written", c, d);
+        return;
+    }
+    p->peer_args = c - d;
+    notes.push_back("peer_args: cores " + std::to_string(writer) + "->" + std::to_string(reader) + ", round trip " +
+                    std::to_string(static_cast<int>(c)) + " ns chased against " + std::to_string(static_cast<int>(d)) +
+                    " direct");
+    progress("peer_args = %.1f ns (round trip %.1f ns chased, %.1f direct)", p->peer_args, c, d);
+}
+
 // Runs hmpi-call-overhead (built next to this tool, like hmpirun) on `np`
 // ranks with `env` (NAME=value words, or empty) and reads the "<key> <ns>"
 // line it prints. False, with the reason, if that fails.
@@ -814,7 +852,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 5);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 6);
 
     std::vector<std::string> notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -864,6 +902,9 @@ int run_calibration(const Options& opt) {
 
     ++g_step;
     measure_push_line(plan, near_ring, m.l2_bytes, &p, notes);
+
+    ++g_step;
+    measure_peer_args(plan, near_ring, &p, notes);
 
     ++g_step;
     // --quick: at most 64 MiB (see mem_ws).

@@ -405,6 +405,49 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
         });
 }
 
+std::vector<double> args_chase_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                           const Rounds& rounds, bool chase) {
+    // A stand-in for the CollCall (collectives/framework/call.hpp): a few
+    // lines, the buffer's address and size past the first 48 bytes; and the
+    // slot that holds the pointer to it, on a line of its own, as a
+    // member's args array does.
+    struct alignas(kLine) Record {
+        unsigned char head[48];
+        const double* buf;
+        std::size_t lines;
+        unsigned char tail[3 * kLine - 64];
+    };
+    struct alignas(kLine) Slot {
+        std::atomic<const Record*> record{nullptr};
+    };
+    auto record = std::make_unique<Record>();
+    auto slot = std::make_unique<Slot>();
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    // Both variants write the record and the slot (each call writes its
+    // CollCall and publishes it), so that they differ only in the reader's
+    // chase.
+    auto write = [&](double* p, std::size_t n, double v) {
+        write_lines(p, n, v);
+        std::memset(record->head, static_cast<int>(v), sizeof record->head);
+        record->buf = p;
+        record->lines = n;
+        slot->record.store(record.get(), std::memory_order_relaxed);  // the publish that follows releases it
+    };
+    return writer_and_readers(
+        writer_core, {reader_core}, lines, rounds, max_lines, false, write,
+        [&](std::size_t, const double* in, double* acc, std::size_t n) {
+            if (chase) {
+                const Record* r = slot->record.load(std::memory_order_acquire);
+                copy_lines(r->buf, acc, r->lines);
+            } else {
+                copy_lines(in, acc, n);
+            }
+        },
+        [](double, double handoff_ns, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
+            return handoff_ns;
+        });
+}
+
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal) {
     std::thread th([&] {
         bind(core);

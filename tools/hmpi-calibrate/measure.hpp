@@ -101,6 +101,16 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
+// One writer, one reader, as pair_round_trips with Kernel::copy; each round
+// the writer also writes a record (the stand-in of a CollCall) holding the
+// lines' address and stores a pointer to it in a slot. With `chase` the
+// reader reaches the lines through the slot and the record, as a rank
+// reaches a peer's buffer through its CollCall (CollCtx::args_of); without,
+// directly. Per size, the median round trip, ns: the difference of the two
+// is peer_args (params.hpp).
+std::vector<double> args_chase_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                           const Rounds& rounds, bool chase);
+
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);

@@ -37,6 +37,8 @@ if [ "$(nproc)" -ge 2 ]; then
   grep -q '^# rewrite_line: [0-9]* reader(s) of core' "$profile" || fail "rewrite_line not measured"
   ! grep -q 'rewrite_line, source_line: one core, not measured' "$profile" || fail "rewrite_line left at the default"
   grep -q '^push_line ' "$profile" || fail "no push_line"
+  grep -q '^peer_args ' "$profile" || grep -q 'peer_args: the chased round trip no dearer' "$profile" ||
+    fail "neither peer_args nor the reason it is absent"
   grep -q '^step_overhead ' "$profile" || grep -q 'step_overhead: a 2-rank round no dearer' "$profile" ||
     fail "neither step_overhead nor the reason it is absent"
 fi
@@ -59,8 +61,8 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format [345]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
-    -e "/^step_overhead /d" -e "/^poll_line /d" "$profile" >"$dir/format2.txt"
+sed -e "s/^format [3456]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
