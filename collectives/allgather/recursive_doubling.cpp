@@ -69,7 +69,9 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     const double lines = (q.p() - 1) * q.m();
-    return ceil_log2(q.p()) * busy_a(q, link, q.p()) + congested_copy_line_cost(q, link, ws) * q.p() * lines +
+    // Every round reads a new partner's arguments.
+    return ceil_log2(q.p()) * (busy_a(q, link, q.p()) + peer_args_cost(q, 1)) +
+           congested_copy_line_cost(q, link, ws) * q.p() * lines +
            q.params.alpha.a + reread_buffer_rewrite_cost(q, lines, q.bytes * static_cast<std::size_t>(q.p()));
 }
 

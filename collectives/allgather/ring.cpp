@@ -55,7 +55,8 @@ double allgather_ring_cost(const CostQuery& q) {
     const double round = congested_copy_step_cost(q, link, q.m(), q.p(), ws) + busy_excess(q, q.p());
     // The successor copied these blocks out of this rank's receive buffer
     // in the previous call (recursive_doubling.cpp).
-    return (q.p() - 1) * round + q.params.alpha.a +
+    // Every round reads the left neighbour's arguments: from the cache after the first.
+    return (q.p() - 1) * round + q.params.alpha.a + peer_args_cost(q, 1) +
            reread_buffer_rewrite_cost(q, (q.p() - 1) * q.m(), q.bytes * static_cast<std::size_t>(q.p()));
 }
 

@@ -182,6 +182,9 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
         up += (f - 1) * line_cost(q, lk, ws) * m;
         down = std::max(down, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
         fill += 2 * (lk.a + line_cost(q, lk, ws) * k);
+        // A level's leader reads its f - 1 members' arguments on the way up,
+        // each member its leader's on the way down.
+        fill += peer_args_cost(q, f);
     }
     return up + down + fill + chunks * q.params.alpha.a;
 }

@@ -278,7 +278,8 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const double far = static_cast<double>(qq) * (p - qq) * q.m() / p;
     const double fold = congested_line_cost(q, al, ws) * near + congested_line_cost(q, be, ws) * far;
     const double copy = congested_copy_line_cost(q, al, ws) * near + congested_copy_line_cost(q, be, ws) * far;
-    return rounds * p * busy_a(q, al, p) + fold + al.a + copy * nt_factor(q, ws);
+    // A rank reaches every other rank's arguments (the slices' homes) once.
+    return rounds * p * busy_a(q, al, p) + fold + al.a + copy * nt_factor(q, ws) + peer_args_cost(q, p - 1);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
@@ -290,7 +291,7 @@ double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
     const double m = q.m(), Ba = congested_line_cost(q, al, ws), Bb = congested_line_cost(q, be, ws);
     const double Ca = congested_copy_line_cost(q, al, ws), Cb = congested_copy_line_cost(q, be, ws);
     return qq * busy_a(q, al, p) + Ba * qq * m + be.a + Bb * s * m + al.a +
-           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws);
+           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws) + peer_args_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -43,7 +43,10 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
     const double m = q.m();
     const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
                                             (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
-    return q.p() > 1 ? fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + q.params.alpha.a / q.p() : 0.0;
+    // The root reads every other rank's arguments, then they read the root's.
+    return q.p() > 1 ? fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_cost(q, q.p()) +
+                           q.params.alpha.a / q.p()
+                     : 0.0;
 }
 
 }  // namespace hmpi::coll

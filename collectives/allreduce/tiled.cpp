@@ -174,8 +174,15 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
     const int qq = q.q();
-    return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq +
-           li_bcast(q, qq, q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+    if (q.p() <= 1) return 0;
+    bool two_stage = false;
+    const double bcast = li_bcast(q, qq, q.s(), m, ws, &two_stage);
+    // Each rank reads the arguments of its domain's other ranks (a tile of
+    // each input), the domains' tree its children's, the broadcast's readers
+    // the root's (and, two-stage, their leader's).
+    const double reads = (qq - 1) + ceil_log2(q.s()) + (two_stage ? 2 : 1);
+    return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
+           peer_args_cost(q, reads) + q.params.alpha.a / q.p();
 }
 
 }  // namespace hmpi::coll

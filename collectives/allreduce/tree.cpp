@@ -155,8 +155,13 @@ double allreduce_tree_cost(const CostQuery& q) {
     const std::size_t ws = reduction_working_set(q);
     const int n = kReductionKnobs.tree_radix;
     const double m = q.m();
+    bool two_stage = false;
+    const double bcast = li_bcast(q, q.q(), q.s(), m, ws, &two_stage);
+    // The reduction's levels read their children's arguments; the broadcast's
+    // readers the root's (and, two-stage, their leader's).
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
-           li_bcast(q, q.q(), q.s(), m, ws) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+           tree_reduce_peer_args(q, n) + bcast + peer_args_cost(q, two_stage ? 2 : 1) +
+           (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

@@ -132,6 +132,11 @@ double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t w
     return s <= 1 ? 0.0 : (n - 1) * step_cost(c, c.params.beta, m, ws) * ceil_log(s, n);
 }
 
+double tree_reduce_peer_args(const CostQuery& c, int n) {
+    const int radix = std::max(2, n);
+    return peer_args_cost(c, (radix - 1) * (ceil_log(c.q(), radix) + ceil_log(c.s(), radix)));
+}
+
 CostQuery query_of(const CollCtx& ctx) {
     const Op* op = ctx.call().op;
     return CostQuery{model_params(), ctx.topology(), ctx.call().kind, message_bytes(ctx), !op || op->commutative};

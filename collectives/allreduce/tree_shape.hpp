@@ -83,6 +83,10 @@ int eq1_survivors(const CostQuery& c, int q, std::size_t ws);
 int ceil_log(int x, int n) noexcept;
 double nary_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws, int n);
 double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws, int n);
+// What the tree's root path pays to reach its children's arguments
+// (peer_args_cost): n - 1 children per level, over the levels within a
+// domain and across domains.
+double tree_reduce_peer_args(const CostQuery& c, int n);
 
 // A query for the current call (what every rank agrees on), to let an
 // algorithm ask the model (e.g. li_bcast's two_stage) at run time.

@@ -48,8 +48,10 @@ double bcast_binomial_cost(const CostQuery& q) {
     const int across = q.s() > 1 ? ceil_log2(q.s()) : 0;
     const int within = std::max(0, ceil_log2(q.p()) - across);
     const double busy = busy_excess(q, q.p());
+    // Each level reads its parent's arguments.
     return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + busy) +
-           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + q.params.alpha.a;
+           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + peer_args_cost(q, across + within) +
+           q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -37,7 +37,8 @@ double bcast_one_stage_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // One reader alone is not congested (b, not B).
-    const double ack = q.params.alpha.a / q.p();
+    // Readers reach the root's arguments first (peer_args_cost).
+    const double ack = q.params.alpha.a / q.p() + peer_args_cost(q, 1);
     if (q.p() == 2) return copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + ack;
     return li_one_stage_bcast(q, q.s() > 1 ? q.q() : q.p(), q.s(), q.m(), ws) + ack;
 }

@@ -112,7 +112,8 @@ double bcast_pipelined_cost(const CostQuery& q) {
         const int f = XhcTree::fan(q.topo, l);
         if (f <= 1) continue;
         const LinkCost& lk = bcast_link(q, l);
-        fill += lk.a + (tiny ? 0.0 : copy_line_cost(q, lk, ws) * k);
+        // A level's children read their parent's arguments (peer_args_cost).
+        fill += lk.a + peer_args_cost(q, 1) + (tiny ? 0.0 : copy_line_cost(q, lk, ws) * k);
         if (!tiny) bottleneck = std::max(bottleneck, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
     }
     // Plus the children's final acknowledgement (the lifetime rule): the

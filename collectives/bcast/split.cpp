@@ -112,7 +112,9 @@ double bcast_split_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(p);
     const double per_line = std::max(copy_line_cost(q, link, ws), congested_copy_line_cost(q, link, ws) * p);
-    return link.a + (p - 1) * q.m() / p * per_line + q.params.alpha.a;
+    // A rank reads the root's arguments and a destination's (one of them its
+    // own with 2 ranks).
+    return link.a + (p - 1) * q.m() / p * per_line + peer_args_cost(q, p > 2 ? 2 : 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -64,7 +64,8 @@ CollTask bcast_two_stage(CollCtx& ctx) {
 double bcast_two_stage_cost(const CostQuery& q) {
     if (q.s() <= 1) return std::numeric_limits<double>::infinity();
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return li_two_stage_bcast(q, q.q(), q.s(), q.m(), ws) + q.params.alpha.a;
+    // The leaders read the root's arguments, the members their leader's.
+    return li_two_stage_bcast(q, q.q(), q.s(), q.m(), ws) + peer_args_cost(q, q.q() > 1 ? 2 : 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

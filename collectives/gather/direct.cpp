@@ -41,7 +41,9 @@ double gather_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + q.params.alpha.a;
+    // The root reads every other rank's arguments, one after another.
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + peer_args_cost(q, q.p() - 1) +
+           q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -111,7 +111,8 @@ double gather_two_stage_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     const double members = q.q() > 1 ? congested_copy_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
     const double leaders = congested_copy_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
-    return members + leaders + q.params.alpha.a;
+    // The members read their leader's arguments, the leaders the root's.
+    return members + leaders + peer_args_cost(q, q.q() > 1 ? 2 : 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

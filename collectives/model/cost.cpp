@@ -43,6 +43,8 @@ double busy_excess(const CostQuery& c, int t) noexcept {
     return (t >= 2 ? c.params.step_overhead : 0.0) + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);
 }
 
+double peer_args_cost(const CostQuery& c, double peers) noexcept { return c.params.peer_args * peers; }
+
 double all_poll_excess(const CostQuery& c, int t) noexcept {
     return t >= 2 ? c.params.step_overhead + c.params.poll_line * (t - 2) : 0.0;
 }

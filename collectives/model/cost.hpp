@@ -113,6 +113,15 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
 // other, whose folds keep rank order, per_source readers meet at a source.
 double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept;
 
+// What reaching peers' arguments costs a rank that reads `peers` distinct
+// peers' CollCalls one after another on the call's critical path:
+// peer_args each (params.hpp; 0 where the profile has none). Every
+// algorithm that reads a peer's buffer pays it before its first line
+// (docs/model.md, "Reaching a peer's arguments", lists each one's count);
+// the inline algorithms, which read flag payloads and inline areas at fixed
+// places, do not.
+double peer_args_cost(const CostQuery& c, double peers) noexcept;
+
 // What a synchronized step of HMPI's costs beyond its link's a when t >= 2
 // ranks take steps at the same time: step_overhead + busy_step (t - 2)
 // (params.hpp; each 0 where the profile has none, busy_step also for

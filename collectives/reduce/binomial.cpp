@@ -106,8 +106,9 @@ CollTask reduce_binomial(CollCtx& ctx) {
 double reduce_binomial_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const double busy = busy_excess(q, q.p());
+    // Each level reads its child's arguments.
     return (step_cost(q, q.params.alpha, q.m(), ws) + busy) * ceil_log2(q.q()) +
-           li_inter_tree_reduce(q, q.s(), q.m(), ws);
+           li_inter_tree_reduce(q, q.s(), q.m(), ws) + peer_args_cost(q, ceil_log2(q.q()) + ceil_log2(q.s()));
 }
 
 }  // namespace hmpi::coll

@@ -41,7 +41,8 @@ CollTask reduce_linear(CollCtx& ctx) { return reduce_linear_at(ctx, ctx.call().r
 double reduce_linear_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
-    return q.params.alpha.a * (2.0 - 1.0 / q.p()) +
+    // The root reads every other rank's arguments, one after another.
+    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_cost(q, q.p() - 1) +
            ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * q.m();
 }
 

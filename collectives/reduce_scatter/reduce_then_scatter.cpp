@@ -49,7 +49,9 @@ CollTask reduce_scatter_then_scatter(CollCtx& ctx) {
 double reduce_scatter_then_scatter_cost(const CostQuery& q) {
     const int p = q.p();
     const std::size_t ws = static_cast<std::size_t>(p + 1) * q.bytes;
-    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m();
+    // The root reads every other rank's arguments (their inputs, then their
+    // receive buffers: the second time from its cache).
+    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m() + peer_args_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -85,7 +85,8 @@ double prefix_linear_cost(const CostQuery& q, bool inclusive) {
     const double total = inclusive ? p * (p + 1) / 2.0 : p * (p - 1) / 2.0;
     const double one = (p - 1) * b_avg, shared = congested_line_cost(q, q.params.alpha, ws) * total / q.s();
     const double a = busy_a(q, q.s() > 1 ? q.params.beta : q.params.alpha, p);
-    return 2 * a + (one > shared ? one : shared) * q.m();
+    // The last rank reads every other rank's arguments.
+    return 2 * a + (one > shared ? one : shared) * q.m() + peer_args_cost(q, p - 1);
 }
 }  // namespace
 

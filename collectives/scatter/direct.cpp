@@ -42,7 +42,8 @@ double scatter_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    return congested_copy_step_cost(q, link, q.m(), q.p() - 1, ws) + q.params.alpha.a;
+    // Every rank reads the root's arguments.
+    return congested_copy_step_cost(q, link, q.m(), q.p() - 1, ws) + peer_args_cost(q, 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

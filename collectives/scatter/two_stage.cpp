@@ -97,7 +97,8 @@ double scatter_two_stage_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     const double leaders = congested_copy_step_cost(q, q.params.beta, q.m() * q.q(), q.s() - 1, ws);
     const double members = q.q() > 1 ? congested_copy_step_cost(q, q.params.alpha, q.m(), q.q() - 1, ws) : 0.0;
-    return leaders + members + q.params.alpha.a;
+    // The leaders read the root's arguments, the members their leader's.
+    return leaders + members + peer_args_cost(q, q.q() > 1 ? 2 : 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

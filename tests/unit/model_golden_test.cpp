@@ -47,9 +47,11 @@
 //    reader meets a source, 4 < B t = 6.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -404,4 +406,95 @@ TEST_CASE("movement_avoiding across cache domains: each domain's link carries it
     CHECK(predicted(CollKind::allreduce, flat, machine(2, 1), 32768, "movement_avoiding") -
               predicted(CollKind::allreduce, flat, machine(1, 2), 32768, "movement_avoiding") ==
           doctest::Approx(-4.5 * m / 2));
+}
+
+TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per distinct peer on its path") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.peer_args = 1000;
+    // Peers whose arguments the critical path reaches (docs/model.md,
+    // "Reaching a peer's arguments"), 16 ranks in one cache domain
+    // (pipelined and hierarchical: the one level of 16).
+    const std::map<std::string, double> sixteen_reads = {
+        {"barrier/flat", 0},
+        {"barrier/dissemination", 0},
+        {"barrier/tree", 0},
+        {"bcast/one_stage", 1},
+        {"bcast/inline", 0},
+        {"bcast/split", 2},
+        {"bcast/binomial", 4},
+        {"bcast/pipelined", 1},
+        {"reduce/tree", 4},
+        {"reduce/tiled", 15},
+        {"reduce/binomial", 4},
+        {"reduce/linear", 15},
+        {"reduce/inline", 0},
+        {"allreduce/tree", 5},
+        {"allreduce/tiled", 16},
+        {"allreduce/dissemination", 4},
+        {"allreduce/reduce_bcast", 16},
+        {"allreduce/inline", 0},
+        {"allreduce/movement_avoiding", 15},
+        {"allreduce/hierarchical", 16},
+        {"reduce_scatter_block/direct", 15},
+        {"reduce_scatter_block/reduce_then_scatter", 15},
+        {"reduce_scatter_block/tiled", 15},
+        {"reduce_scatter_block/movement_avoiding", 15},
+        {"reduce_scatter_block/inline", 0},
+        {"allgather/direct", 15},
+        {"allgather/ring", 1},
+        {"allgather/recursive_doubling", 4},
+        {"allgather/inline", 0},
+        {"gather/parallel", 1},
+        {"gather/direct", 15},
+        {"gather/inline", 0},
+        {"scatter/direct", 1},
+        {"scatter/push", 15},
+        {"scatter/inline", 0},
+        {"alltoall/pairwise", 15},
+        {"alltoall/push", 15},
+        {"alltoall/inline", 0},
+        {"scan/linear", 15},
+        {"scan/chained", 15},
+        {"scan/inline", 0},
+        {"exscan/linear", 15},
+        {"exscan/chained", 15},
+        {"exscan/inline", 0},
+    };
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2), sockets = machine(2, 8);
+    std::set<std::string> seen_names;
+    for (const auto& [k, commutative] : kColls) {
+        if (!commutative) continue;
+        const std::size_t bytes = k == CollKind::barrier ? 0 : 64;
+        for (const Prediction& p : predict(k, CostQuery{on, sixteen, k, bytes, true})) {
+            // Intercommunicator algorithms are not ranked for these; the
+            // two-stage forms need two domains.
+            if (is_intercomm_algorithm(k, *p.algorithm) || !std::isfinite(p.ns)) continue;
+            const std::string name = std::string(coll_name(k)) + "/" + p.algorithm->name;
+            INFO(name);
+            const auto it = sixteen_reads.find(name);
+            REQUIRE_MESSAGE(it != sixteen_reads.end(), "an algorithm this test does not know: add its count");
+            CHECK((p.ns - predicted(k, off, sixteen, bytes, p.algorithm->name)) / on.peer_args ==
+                  doctest::Approx(it->second));
+            seen_names.insert(name);
+        }
+        // With two ranks every algorithm that reads a buffer reaches its one
+        // peer's arguments at least once, the inline ones and barriers never;
+        // on two domains the two-stage forms read the root's and a leader's.
+        for (const CommTopology* topo : {&two, &sockets})
+            for (const Prediction& p : predict(k, CostQuery{on, *topo, k, bytes, true})) {
+                if (is_intercomm_algorithm(k, *p.algorithm) || !std::isfinite(p.ns)) continue;
+                const double extra = p.ns - predicted(k, off, *topo, bytes, p.algorithm->name);
+                const std::string name = std::string(coll_name(k)) + "/" + p.algorithm->name;
+                INFO(name, " on ", topo->p, " ranks");
+                if (k == CollKind::barrier || std::string(p.algorithm->name) == "inline") CHECK(extra == 0);
+                else CHECK(extra >= on.peer_args);
+            }
+    }
+    for (const auto& [name, reads] : sixteen_reads) {
+        INFO(name, " was not predicted");
+        CHECK(seen_names.count(name) == 1);
+    }
+    CHECK(predicted(CollKind::bcast, on, sockets, 512, "two_stage") -
+              predicted(CollKind::bcast, off, sockets, 512, "two_stage") ==
+          doctest::Approx(2 * on.peer_args));
 }
