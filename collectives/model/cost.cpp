@@ -65,7 +65,7 @@ double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size
     return l.a + copy_line_cost(c, l, ws) * m;
 }
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
-    return l.a + congested_copy_line_cost(c, l, ws) * t * m;
+    return l.a + std::max(copy_line_cost(c, l, ws), congested_copy_line_cost(c, l, ws) * t) * m;
 }
 double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
                                  std::size_t ws) noexcept {
@@ -80,7 +80,7 @@ double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws
     return l.a + line_cost(c, l, ws) * m;
 }
 double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
-    return l.a + congested_line_cost(c, l, ws) * t * m;
+    return l.a + std::max(line_cost(c, l, ws), congested_line_cost(c, l, ws) * t) * m;
 }
 
 double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }

@@ -72,9 +72,10 @@ double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noe
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
 // a + b*m: one step of one thread.
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
-// a + B*t*m: one step of t threads at once.
+// a + max(b, B*t)*m: one step of t threads at once, never cheaper per line
+// than one thread alone (Eq. 1: b/B threads share the link at full speed).
 double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
-// The same for copy steps: a + c*m, and a + C*t*m.
+// The same for copy steps: a + c*m, and a + max(c, C*t)*m.
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 // a + P*t*m: t threads at once each storing m of its own lines into another
