@@ -90,7 +90,8 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 // writer's lines, and then the writer stores to those lines again (each
 // store first invalidates the readers' copies, as an inline algorithm's
 // copy-in does every call). Per size, the median over rounds of the
-// writer's time to store the lines, ns.
+// writer's time to store the lines and drain its stores (a full fence: the
+// flag published after them is seen only then), ns.
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
