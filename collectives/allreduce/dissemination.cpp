@@ -258,12 +258,10 @@ double allreduce_dissemination_cost(const CostQuery& q) {
     if (!q.commutative) return std::numeric_limits<double>::infinity();
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     if (q.p() <= 1) return 0;
-    // Every round reads a new partner's arguments: Eq. 6 and 7's step counts.
-    const int p = q.p(), qq = q.q(), s = q.s();
-    const int rounds = (p & (p - 1)) == 0 ? floor_log2(qq) + floor_log2(s)
-                       : s <= 1           ? ceil_log2(p) + 1
-                                          : ceil_log2(qq) + 2 + std::max(0, ceil_log2(p) - floor_log2(qq) - 1);
-    return li_dissemination(q, p, qq, s, q.m(), ws) + peer_args_cost(q, rounds) + q.params.alpha.a;
+    // Every round reads a new partner's arguments.
+    const DisseminationSteps rounds = li_dissemination_steps(q.p(), q.q(), q.s());
+    return li_dissemination(q, q.p(), q.q(), q.s(), q.m(), ws) + peer_args_cost(q, rounds.within + rounds.across) +
+           q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

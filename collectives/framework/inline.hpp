@@ -190,14 +190,10 @@ inline bool inline_reduction_applies(const CollCtx& ctx, const char** why) noexc
 enum class LineOp { reduce, copy };
 
 // Per line, a reader pulling lines over `link` while `t` readers do so at
-// once: one thread's cost (b or c) until the link is shared by more threads
-// than it serves at full speed (Eq. 1's b/B), then B*t (or C*t).
+// once (shared_line_cost, cost.hpp).
 inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, LineOp op, int t,
                                    std::size_t ws) noexcept {
-    const bool copy = op == LineOp::copy;
-    const double one = copy ? copy_line_cost(q, link, ws) : line_cost(q, link, ws);
-    const double shared = (copy ? congested_copy_line_cost(q, link, ws) : congested_line_cost(q, link, ws)) * t;
-    return one > shared ? one : shared;
+    return op == LineOp::copy ? shared_copy_line_cost(q, link, t, ws) : shared_line_cost(q, link, t, ws);
 }
 // One reader's time in a synchronized step in which `t` readers (at once)
 // each pull m_near lines from peers in their cache domain and m_far lines

@@ -61,11 +61,17 @@ double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noe
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.C_mem > 0 ? l.C_mem : l.C;
 }
+double shared_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
+    return std::max(line_cost(c, l, ws), congested_line_cost(c, l, ws) * t);
+}
+double shared_copy_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
+    return std::max(copy_line_cost(c, l, ws), congested_copy_line_cost(c, l, ws) * t);
+}
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + copy_line_cost(c, l, ws) * m;
 }
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
-    return l.a + std::max(copy_line_cost(c, l, ws), congested_copy_line_cost(c, l, ws) * t) * m;
+    return l.a + shared_copy_line_cost(c, l, t, ws) * m;
 }
 double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
                                  std::size_t ws) noexcept {
@@ -80,7 +86,7 @@ double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws
     return l.a + line_cost(c, l, ws) * m;
 }
 double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
-    return l.a + std::max(line_cost(c, l, ws), congested_line_cost(c, l, ws) * t) * m;
+    return l.a + shared_line_cost(c, l, t, ws) * m;
 }
 
 double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }
@@ -135,16 +141,22 @@ double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool
     return std::min(one, two);
 }
 
+DisseminationSteps li_dissemination_steps(int p, int q, int s) noexcept {
+    if (p <= 1) return {0, 0};
+    if ((p & (p - 1)) == 0) return {floor_log2(q), floor_log2(s)};  // Eq. 6
+    // Eq. 7 (with one domain, every step is within it).
+    if (s <= 1) return {ceil_log2(p) + 1, 0};
+    return {ceil_log2(q) + 2, std::max(0, ceil_log2(p) - floor_log2(q) - 1)};
+}
+
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept {
     if (p <= 1) return 0;
     // All p ranks step in every round (busy_a).
     const double busy = busy_excess(c, p);
     const double in = congested_step_cost(c, c.params.alpha, m, q, ws) + busy;
     const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
-    if ((p & (p - 1)) == 0) return in * floor_log2(q) + across * floor_log2(s);  // Eq. 6
-    // Eq. 7 (with one domain, every step is within it).
-    if (s <= 1) return in * (ceil_log2(p) + 1);
-    return in * (ceil_log2(q) + 2) + across * std::max(0, ceil_log2(p) - floor_log2(q) - 1);
+    const DisseminationSteps steps = li_dissemination_steps(p, q, s);
+    return in * steps.within + across * steps.across;
 }
 
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {

@@ -70,6 +70,11 @@ double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
 double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // c or c_mem
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
+// Per line, each of t threads moving lines at once over a link: one
+// thread's cost (b, c) until the link carries more threads than it serves
+// at full speed (Eq. 1's b/B), then B*t (C*t): max(b, B*t), max(c, C*t).
+double shared_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
+double shared_copy_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
 // a + b*m: one step of one thread.
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 // a + max(b, B*t)*m: one step of t threads at once, never cheaper per line
@@ -147,7 +152,12 @@ double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws)
 double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage = nullptr) noexcept;
 double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
-// Eq. 6 (p a power of two) and Eq. 7 (otherwise): dissemination.
+// Eq. 6 (p a power of two) and Eq. 7 (otherwise): dissemination, and its
+// steps within and across cache domains.
+struct DisseminationSteps {
+    int within, across;
+};
+DisseminationSteps li_dissemination_steps(int p, int q, int s) noexcept;
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
 // Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
