@@ -148,6 +148,10 @@ void print_params(const ModelParams& p) {
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
+    if (p.core_cache_bytes > 0)
+        std::printf("  core_cache_bytes %zu (%.1f MiB one core keeps at cache speed)\n", p.core_cache_bytes,
+                    static_cast<double>(p.core_cache_bytes) / (1 << 20));
+    else std::printf("  core_cache_bytes [not in this profile: hwloc's cache sizes]\n");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,
@@ -155,7 +159,7 @@ int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> s
     if (csv) std::printf("collective,algorithm,bytes,predicted_us,chosen\n");
     else {
         print_params(params);
-        std::printf("%s\n", describe(topo).c_str());
+        std::printf("%s\n", describe(topo, params.core_cache_bytes).c_str());
     }
     for (CollKind k : kinds) {
         std::vector<std::size_t> sz = sizes;

@@ -90,7 +90,7 @@ std::size_t ma_working_set(std::size_t bytes, int p) noexcept { return 2 * stati
 
 // The copy-out's per-line cost factor for the store kind it will use.
 double nt_factor(const CostQuery& q, std::size_t ws) noexcept {
-    const bool nt = q.topo.cache_bytes != 0 && ws > q.topo.cache_bytes;
+    const bool nt = q.spills(ws);  // store_kind_for's choice
     if (!nt || q.params.copy_bandwidth <= 0 || q.params.nt_copy_bandwidth <= 0) return 1.0;
     return q.params.copy_bandwidth / q.params.nt_copy_bandwidth;
 }

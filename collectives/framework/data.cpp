@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "collectives/model/params.hpp"
+
 namespace hmpi::coll {
 
 int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void* dst, std::int64_t rcount,
@@ -28,8 +30,11 @@ int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void*
 }
 
 StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept {
-    if (dst_reused || topo.cache_bytes == 0) return StoreKind::temporal;
-    return working_set > topo.cache_bytes ? StoreKind::non_temporal : StoreKind::temporal;
+    // The caches as measured where the profile has core_cache_bytes (a
+    // hypervisor may report far more than a core gets).
+    const std::size_t cache = topo.cache_bytes_with(model_params().core_cache_bytes);
+    if (dst_reused || cache == 0) return StoreKind::temporal;
+    return working_set > cache ? StoreKind::non_temporal : StoreKind::temporal;
 }
 
 TypedScratch::TypedScratch(std::int64_t count, const Datatype& t) {

@@ -143,28 +143,29 @@ std::size_t distinct(const std::vector<RankPlace>& places, LevelKind k) {
 }
 
 // YHCCL Algorithm 1's C for these ranks.
-std::size_t cache_capacity(const std::vector<RankPlace>& places, std::size_t l2_bytes, std::size_t llc_bytes,
-                           bool llc_inclusive) {
-    if (places.empty()) return llc_bytes;
+// C = llc_count LLCs + l2_count L2s.
+struct CacheCounts {
+    std::size_t llcs = 0, l2s = 0;
+};
+CacheCounts cache_capacity(const std::vector<RankPlace>& places, bool llc_inclusive) {
+    if (places.empty()) return {1, 0};
     if (all_known(places, LevelKind::l3)) {
         // The LLC is the L3: one per cache domain used, plus the private
         // L2s (their contents are not in a non-inclusive L3).
-        std::size_t c = distinct(places, LevelKind::l3) * llc_bytes;
-        if (!llc_inclusive) {
-            const std::size_t l2s = all_known(places, LevelKind::l2)     ? distinct(places, LevelKind::l2)
-                                    : all_known(places, LevelKind::core) ? distinct(places, LevelKind::core)
-                                                                         : 1;
-            c += l2s * l2_bytes;
-        }
+        CacheCounts c{distinct(places, LevelKind::l3), 0};
+        if (!llc_inclusive)
+            c.l2s = all_known(places, LevelKind::l2)     ? distinct(places, LevelKind::l2)
+                    : all_known(places, LevelKind::core) ? distinct(places, LevelKind::core)
+                                                         : 1;
         return c;
     }
     if (all_known(places, LevelKind::core)) {
         // Places are known but there is no L3: the LLC is the L2 (one per
         // L2 domain used); nothing below it is worth adding.
-        return (all_known(places, LevelKind::l2) ? distinct(places, LevelKind::l2) : 1) * llc_bytes;
+        return {all_known(places, LevelKind::l2) ? distinct(places, LevelKind::l2) : 1, 0};
     }
     // Places unknown (unbound ranks): one LLC, and one L2 beside it.
-    return llc_bytes + (llc_inclusive ? 0 : l2_bytes);
+    return {1, llc_inclusive ? 0u : 1u};
 }
 
 }  // namespace
@@ -177,7 +178,10 @@ CommTopology build_comm_topology(std::vector<RankPlace> places, std::size_t l2_b
     t.l2_bytes = l2_bytes;
     t.llc_bytes = llc_bytes;
     t.llc_inclusive = llc_inclusive;
-    t.cache_bytes = cache_capacity(t.places, l2_bytes, llc_bytes, llc_inclusive);
+    const CacheCounts counts = cache_capacity(t.places, llc_inclusive);
+    t.llc_count = counts.llcs;
+    t.l2_count = counts.l2s;
+    t.cache_bytes = counts.llcs * llc_bytes + counts.l2s * l2_bytes;
     const std::size_t p = t.places.size();
 
     // Li-Hoefler's cache domain: the L3 when hwloc reports one, else the socket.
@@ -296,7 +300,7 @@ std::string format_size(std::size_t n) {
 
 }  // namespace
 
-std::string describe(const CommTopology& t) {
+std::string describe(const CommTopology& t, std::size_t core_cache) {
     std::string s = "levels:";
     for (const TopoLevel& l : t.levels) {
         s += ' ';
@@ -322,6 +326,10 @@ std::string describe(const CommTopology& t) {
     s += "\n  caches: L2 " + format_size(t.l2_bytes) + ", LLC " + format_size(t.llc_bytes) + ' ' +
          (t.llc_inclusive ? "inclusive" : "non-inclusive") + (t.llc_inclusive_known ? "" : " (assumed)") +
          "; C = " + format_size(t.cache_bytes);
+    if (const std::size_t c = t.cache_bytes_with(core_cache); c != t.cache_bytes)
+        s += "\n  measured: one core keeps " + format_size(core_cache) + " at cache speed: LLC taken as " +
+             format_size(CommTopology::effective_llc_bytes(t.llc_bytes, t.l2_bytes, t.llc_inclusive, core_cache)) +
+             ", C = " + format_size(c);
     return s;
 }
 

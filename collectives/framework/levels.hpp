@@ -57,9 +57,31 @@ struct CommTopology {
     std::size_t l2_bytes = 0, llc_bytes = 0;
     bool llc_inclusive = true;
     std::size_t cache_bytes = 0;  // C as YHCCL Algorithm 1 defines it, for this communicator
+    // C = llc_count LLCs + l2_count L2s (cache_capacity, levels.cpp): the
+    // multipliers, so C can be recomputed with a measured LLC size.
+    std::size_t llc_count = 0, l2_count = 0;
     // Whether hwloc reported the LLC's inclusiveness (else it is assumed
     // inclusive, the smaller C); build_comm_topology takes it as given.
     bool llc_inclusive_known = true;
+
+    // C with each last-level cache holding what one core was measured to
+    // keep at cache speed (ModelParams::core_cache_bytes: its L2 plus its
+    // share of the LLC) where that is less than hwloc's size; `cache_bytes`
+    // when core_cache is 0 or larger.
+    std::size_t cache_bytes_with(std::size_t core_cache) const noexcept {
+        const std::size_t llc = effective_llc_bytes(llc_bytes, l2_bytes, llc_inclusive, core_cache);
+        return llc == llc_bytes ? cache_bytes : llc_count * llc + l2_count * l2_bytes;
+    }
+    // The LLC size to assume: hwloc's, or less where one core was measured
+    // to keep fewer bytes at cache speed (its L2 counted unless the LLC
+    // includes it).
+    static std::size_t effective_llc_bytes(std::size_t llc, std::size_t l2, bool inclusive,
+                                           std::size_t core_cache) noexcept {
+        if (core_cache == 0 || llc == 0) return llc;
+        const std::size_t below = inclusive ? 0 : l2;
+        const std::size_t measured = core_cache > below ? core_cache - below : 0;
+        return measured > 0 && measured < llc ? measured : llc;
+    }
 
     // The level of this kind, or null when it was skipped.
     const TopoLevel* level(LevelKind k) const noexcept {
@@ -78,7 +100,9 @@ CommTopology build_comm_topology(std::vector<RankPlace> places, std::size_t l2_b
 // in communicator order (made once per communicator, see shared.hpp).
 CommTopology comm_topology_of_world_ranks(const std::vector<int>& world_ranks);
 
-// Several lines describing the levels and groups (HMPI_EXPLAIN, hmpi-info).
-std::string describe(const CommTopology& t);
+// Several lines describing the levels and groups (HMPI_EXPLAIN, hmpi-info),
+// and the caches as measured where `core_cache` (ModelParams::
+// core_cache_bytes) makes them smaller than hwloc's.
+std::string describe(const CommTopology& t, std::size_t core_cache = 0);
 
 }  // namespace hmpi::coll

@@ -177,7 +177,7 @@ std::string format_bytes(std::size_t n) {
 void explain_communicator(const CollCtx& ctx) {
     const ModelParams& p = model_params();
     report_event("explain: communicator of %d ranks (context %u): %s", ctx.size(), ctx.comm().shared->context_id,
-                 describe(ctx.topology()).c_str());
+                 describe(ctx.topology(), p.core_cache_bytes).c_str());
     report_event("explain: model parameters from %s: alpha a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f "
                  "B=%.2f c=%.2f C=%.2f); beta a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f B=%.2f c=%.2f "
                  "C=%.2f); rewrite_line=%.2f source_line=%.3f ns; call overhead %.0f ns",

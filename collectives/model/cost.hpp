@@ -43,9 +43,11 @@ struct CostQuery {
     static double lines(std::size_t b) noexcept {
         return static_cast<double>((b + kCacheLine - 1) / kCacheLine);
     }
-    // Whether an algorithm touching `working_set` bytes runs out of cache.
+    // Whether an algorithm touching `working_set` bytes runs out of cache
+    // (the caches as measured where the profile has core_cache_bytes).
     bool spills(std::size_t working_set) const noexcept {
-        return topo.cache_bytes != 0 && working_set > topo.cache_bytes;
+        const std::size_t c = topo.cache_bytes_with(params.core_cache_bytes);
+        return c != 0 && working_set > c;
     }
 };
 

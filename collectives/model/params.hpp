@@ -126,6 +126,18 @@ struct ModelParams {
     // uses); on the 2-core EPYC guest about 90-100 ns against a = 77. 0
     // where not measured (one core, a profile before format 6): no term.
     double peer_args = 0;
+    // core_cache_bytes: the working set one core keeps at cache speed (its
+    // L2 plus what it gets of the last-level cache), measured as the knee
+    // of one thread's copy time per line over growing working sets
+    // (hmpi-calibrate). hwloc reports what the hardware (or the hypervisor)
+    // describes: the 2-core EPYC guest reports a 508 MiB L3 per core, while
+    // a copy leaves cache speed between 16 and 24 MiB. Where it is smaller
+    // than hwloc's L2 + LLC, the last-level cache the collectives assume is
+    // this less the L2 (effective_llc_bytes, levels.hpp): the model's
+    // in-cache/beyond-cache switch and YHCCL Algorithm 1's store choice then
+    // follow the cache that is there. 0 where not measured (no knee found,
+    // a profile before format 7): hwloc's sizes.
+    std::size_t core_cache_bytes = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

@@ -44,7 +44,9 @@ namespace {
 // not measured); format 3 and 4 files are still read, without their terms.
 // 6: peer_args added, optional (absent where not measured); format 3 to 5
 // files are still read, without its term.
-constexpr int kProfileFormat = 6;
+// 7: core_cache_bytes added, optional (absent where no knee was found);
+// format 3 to 6 files are still read, with hwloc's cache sizes.
+constexpr int kProfileFormat = 7;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -153,6 +155,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
+    if (p.core_cache_bytes > 0) out += "core_cache_bytes " + std::to_string(p.core_cache_bytes) + "\n";
     return out;
 }
 
@@ -241,6 +244,12 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "peer_args") {
             if (format < 6) return fail(line_no, key + " needs format 6 (the format line comes first)");
             p.peer_args = x;
+            continue;
+        }
+        if (key == "core_cache_bytes") {
+            if (format < 7) return fail(line_no, key + " needs format 7 (the format line comes first)");
+            if (x < 1 || x != std::floor(x) || x > 1e15) return fail(line_no, key + " must be a whole number of bytes");
+            p.core_cache_bytes = static_cast<std::size_t>(x);
             continue;
         }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*

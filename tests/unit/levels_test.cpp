@@ -118,6 +118,30 @@ TEST_CASE("levels: 16 ranks in order on 2 sockets x 2 NUMA x 4 cores, L3 per soc
     CHECK(d.find("node: {0-15}") != std::string::npos);
 }
 
+TEST_CASE("levels: a measured per-core cache smaller than hwloc's LLC shrinks C; a larger one changes nothing") {
+    std::vector<RankPlace> places;
+    for (int r = 0; r < 16; ++r) places.push_back(machine_core(r));
+    const CommTopology t = build_comm_topology(places, kL2, kL3, false);
+    // Non-inclusive: one core's measured capacity holds its L2, so the LLC
+    // is taken as the rest; C = 2 such LLCs + 16 L2s.
+    const std::size_t core = kL3 / 4;
+    CHECK(CommTopology::effective_llc_bytes(kL3, kL2, false, core) == core - kL2);
+    CHECK(t.cache_bytes_with(core) == 2 * (core - kL2) + 16 * kL2);
+    // Inclusive: the L2s are inside the LLC; C = 2 LLCs of the measured size.
+    const CommTopology inc = build_comm_topology(places, kL2, kL3, true);
+    CHECK(inc.cache_bytes_with(core) == 2 * core);
+    // Not measured (0), or at least hwloc's: hwloc's C.
+    CHECK(t.cache_bytes_with(0) == t.cache_bytes);
+    CHECK(t.cache_bytes_with(kL3 + kL2) == t.cache_bytes);
+    CHECK(t.cache_bytes_with(4 * kL3) == t.cache_bytes);
+    // A capacity below one L2 (the non-inclusive LLC would be nothing): hwloc's.
+    CHECK(t.cache_bytes_with(kL2 / 2) == t.cache_bytes);
+    // And describe() says so only where it changes C.
+    CHECK(describe(t, core).find("measured: one core keeps") != std::string::npos);
+    CHECK(describe(t, 0).find("measured") == std::string::npos);
+    CHECK(describe(t, 4 * kL3).find("measured") == std::string::npos);
+}
+
 TEST_CASE("levels: L3 per NUMA node (one domain per NUMA node)") {
     std::vector<RankPlace> places;
     for (int r = 0; r < 16; ++r) places.push_back(machine_core(r, true));

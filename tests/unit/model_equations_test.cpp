@@ -93,6 +93,16 @@ TEST_CASE("out of cache, the memory per-line costs apply") {
     CHECK(step_cost(q, p.alpha, 10, t.cache_bytes) == doctest::Approx(100 + 2 * 10));
     CHECK(step_cost(q, p.alpha, 10, t.cache_bytes + 1) == doctest::Approx(100 + 6 * 10));
     CHECK(congested_step_cost(q, p.alpha, 10, 3, t.cache_bytes + 1) == doctest::Approx(100 + 8 * 3 * 10));
+
+    // A profile that measured less cache per core than hwloc reports moves
+    // the switch down to the measured C.
+    ModelParams measured = p;
+    measured.core_cache_bytes = t.llc_bytes / 4;
+    const std::size_t c = t.cache_bytes_with(measured.core_cache_bytes);
+    REQUIRE(c < t.cache_bytes);
+    const CostQuery mq{measured, t, CollKind::allreduce, 64, true};
+    CHECK(step_cost(mq, p.alpha, 10, c) == doctest::Approx(100 + 2 * 10));
+    CHECK(step_cost(mq, p.alpha, 10, c + 1) == doctest::Approx(100 + 6 * 10));
 }
 
 TEST_CASE("the decision cache's size ranges tile the sizes in order") {

@@ -32,6 +32,7 @@ ModelParams sample() {
     p.step_overhead = 161.25;
     p.poll_line = 41.5;
     p.peer_args = 93.75;
+    p.core_cache_bytes = 20709376;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
 }
@@ -65,7 +66,7 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
         REQUIRE(at != std::string::npos);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
-    return t.replace(t.find("format 6"), 8, format);
+    return t.replace(t.find("format 7"), 8, format);
 }
 
 // `text` parsed; the test stops if it is rejected.
@@ -110,6 +111,7 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->step_overhead == doctest::Approx(p.step_overhead));
     CHECK(q->poll_line == doctest::Approx(p.poll_line));
     CHECK(q->peer_args == doctest::Approx(p.peer_args));
+    CHECK(q->core_cache_bytes == p.core_cache_bytes);
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
 }
@@ -143,16 +145,18 @@ TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF")
 
 TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with those terms left out") {
     const ModelParams q = parsed(without(
-        {"rewrite_line", "source_line", "busy_step", "step_overhead", "poll_line", "push_line", "peer_args"}, "format 2"));
+        {"rewrite_line", "source_line", "busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"},
+        "format 2"));
     CHECK(q.rewrite_line == 0);
     CHECK(q.source_line == 0);
     CHECK(q.call_overhead == doctest::Approx(135.5));
 }
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
-    for (const char* f : {"format 3", "format 4", "format 5", "format 6"}) {
+    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7"}) {
         INFO(f);
-        const ModelParams q = parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args"}, f));
+        const ModelParams q =
+            parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, f));
         CHECK(q.busy_step == 0);
         CHECK(q.push_line == 0);
         CHECK(q.step_overhead == 0);
@@ -167,7 +171,8 @@ TEST_CASE("a format 3 profile (before busy_step), or one measured with under thr
 }
 
 TEST_CASE("a format 4 profile (before push_line and step_overhead), or one without them, has no such terms") {
-    const ModelParams q = parsed(without({"step_overhead", "poll_line", "push_line", "peer_args"}, "format 4"));
+    const ModelParams q =
+        parsed(without({"step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, "format 4"));
     CHECK(q.push_line == 0);
     CHECK(q.step_overhead == 0);
     CHECK(q.poll_line == 0);
@@ -182,15 +187,27 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6"}) {
+    for (const char* f : {"format 5", "format 6", "format 7"}) {
         INFO(f);
-        const ModelParams q = parsed(without({"peer_args"}, f));
+        const ModelParams q = parsed(without({"peer_args", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
         CHECK(q.push_line == doctest::Approx(0.3125));
     }
     ModelParams p = sample();
     p.peer_args = 0;
     CHECK(format_profile(p).find("peer_args") == std::string::npos);
+}
+
+TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
+    for (const char* f : {"format 6", "format 7"}) {
+        INFO(f);
+        const ModelParams q = parsed(without({"core_cache_bytes"}, f));
+        CHECK(q.core_cache_bytes == 0);
+        CHECK(q.peer_args == doctest::Approx(93.75));
+    }
+    ModelParams p = sample();
+    p.core_cache_bytes = 0;
+    CHECK(format_profile(p).find("core_cache_bytes") == std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -231,21 +248,27 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 6", "format 7")).find("format 7") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 8")).find("format 8") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 6", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // Format 3 needs the sharer and source costs; format 2 has no such keys.
     CHECK(rejection(edited("rewrite_line 9.25\n", "")).find("rewrite_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375\n", "")).find("source_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375", "source_line 0")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 6", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
-    CHECK(rejection(edited("format 6", "format 3")).find("busy_step needs format 4") != std::string::npos);
-    CHECK(rejection(edited("format 6", "format 4")).find("step_overhead needs format 5") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 3")).find("busy_step needs format 4") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 4")).find("step_overhead needs format 5") != std::string::npos);
     CHECK(rejection(edited("step_overhead 161.25", "step_overhead 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("poll_line 41.5", "poll_line nan")).find("positive") != std::string::npos);
     CHECK(rejection(edited("push_line 0.3125", "push_line -1")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 6", "format 5")).find("peer_args needs format 6") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 5")).find("peer_args needs format 6") != std::string::npos);
     CHECK(rejection(edited("peer_args 93.75", "peer_args 0")).find("positive") != std::string::npos);
+    CHECK(rejection(edited("format 7", "format 6")).find("core_cache_bytes needs format 7") != std::string::npos);
+    CHECK(parse_profile(edited("core_cache_bytes 20709376", "core_cache_bytes 2.5e7"), nullptr)->core_cache_bytes ==
+          25000000);
+    CHECK(rejection(edited("core_cache_bytes 20709376", "core_cache_bytes 1024.5")).find("whole number") !=
+          std::string::npos);
+    CHECK(rejection(edited("core_cache_bytes 20709376", "core_cache_bytes 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("busy_step 47.5", "busy_step 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("call_overhead 135.5\n", "")).find("call_overhead is missing") != std::string::npos);
     CHECK(rejection(edited("alpha.a 212.5", "alpha.a -3")).find("positive") != std::string::npos);

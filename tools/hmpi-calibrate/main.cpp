@@ -37,7 +37,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 6";
+constexpr const char* kToolVersion = "hmpi-calibrate 7";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -771,12 +771,82 @@ int check(const std::string& path) {
     return 0;
 }
 
+// The working set one core keeps at cache speed (core_cache_bytes,
+// params.hpp): one thread's copy time per line over working sets growing by
+// 2^(1/4) from four L2s. The cache ends before the first of two sizes in a
+// row whose times are both above 1.5x the fastest before them (one slow
+// size is noise); the sweep goes on to twice that size, and its last time
+// (the memory level) must be above 1.5x the fastest too. 0 (with *why)
+// where no such knee shows below `limit`.
+std::size_t measure_core_cache(int core, std::size_t start, std::size_t limit, bool quick, std::string* why) {
+    if (start >= limit) {
+        *why = "no working set between four L2s and the limit (" + mib(limit) + ")";
+        return 0;
+    }
+    progress("cache: one thread on core %d copies half of a working set into the other half, %s up to at most %s",
+             core, mib(start).c_str(), mib(limit).c_str());
+    std::vector<std::size_t> ws;
+    std::vector<double> t;
+    std::size_t knee = 0;  // index of the first size beyond the cache (0: none yet)
+    auto fastest_before = [&](std::size_t k) { return *std::min_element(t.begin(), t.begin() + static_cast<long>(k)); };
+    for (std::size_t w = start; w <= limit;
+         w = (static_cast<std::size_t>(static_cast<double>(w) * 1.189207) + 65535) / 65536 * 65536) {
+        const double x = copy_line_time(core, w, quick ? 2e6 : 20e6);
+        ws.push_back(w);
+        t.push_back(x);
+        progress("cache: working set %s: %.3f ns/line", mib(w).c_str(), x);
+        const std::size_t i = t.size() - 1;
+        if (knee == 0 && i >= 2 && t[i - 1] > 1.5 * fastest_before(i - 1) && t[i] > 1.5 * fastest_before(i - 1))
+            knee = i - 1;
+        if (knee != 0 && w >= 2 * ws[knee]) break;
+    }
+    const double fastest = fastest_before(knee != 0 ? knee : t.size());
+    if (knee == 0 || t.back() <= 1.5 * fastest) {
+        char b[160];
+        std::snprintf(b, sizeof b, "copy time per line within 1.5x of the fastest (%.3f ns) up to %s", fastest,
+                      mib(ws.back()).c_str());
+        *why = b;
+        return 0;
+    }
+    progress("cache: %.3f ns/line in cache, %.3f from %s, %.3f at %s; one core keeps %s at cache speed", fastest,
+             t[knee], mib(ws[knee]).c_str(), t.back(), mib(ws.back()).c_str(), mib(ws[knee - 1]).c_str());
+    return ws[knee - 1];
+}
+
 int run_calibration(const Options& opt) {
-    const Machine m = discover_machine();
+    Machine m = discover_machine();
     const std::string key = coll::machine_topology_key();
     progress("machine %s: %zu cores, %zu cache domain(s), L2 %s, last-level cache %s, all caches %s, memory %s",
              key.c_str(), m.cores.size(), m.domain_count, mib(m.l2_bytes).c_str(), mib(m.llc_bytes).c_str(),
              mib(m.all_cache_bytes).c_str(), mib(m.memory_bytes).c_str());
+
+    // What one core keeps at cache speed, where hwloc's sizes overstate it
+    // (a hypervisor may describe the host's caches): the in-cache and
+    // beyond-cache working sets below follow the measured size.
+    const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
+    const std::size_t quick_cap = std::size_t{256} << 20;
+    std::string no_knee;
+    const std::size_t core_cache = measure_core_cache(
+        m.cores.front().index, std::max<std::size_t>(4 * m.l2_bytes, std::size_t{2} << 20),
+        std::min<std::size_t>({2 * (m.llc_bytes + (m.llc_inclusive ? 0 : m.l2_bytes)), mem_cap / 2,
+                               opt.quick ? quick_cap : std::size_t{4} << 30}),
+        opt.quick, &no_knee);
+    std::vector<std::string> cache_notes;
+    if (core_cache == 0) {
+        cache_notes.push_back("core_cache_bytes: " + no_knee + ": not written (hwloc's cache sizes)");
+        progress("cache: %s: core_cache_bytes not written", no_knee.c_str());
+    } else if (const std::size_t llc = coll::CommTopology::effective_llc_bytes(m.llc_bytes, m.l2_bytes,
+                                                                                m.llc_inclusive, core_cache);
+               llc < m.llc_bytes && m.llc_count > 0) {
+        cache_notes.push_back("core_cache_bytes: one core keeps " + mib(core_cache) + " at cache speed; hwloc's LLC " +
+                              mib(m.llc_bytes) + " taken as " + mib(llc));
+        progress("cache: hwloc's last-level cache %s taken as %s", mib(m.llc_bytes).c_str(), mib(llc).c_str());
+        m.llc_bytes = llc;
+        m.all_cache_bytes = m.llc_count * m.llc_bytes + m.l2_count * m.l2_bytes;
+    } else {
+        cache_notes.push_back("core_cache_bytes: one core keeps " + mib(core_cache) + " at cache speed (hwloc's LLC " +
+                              mib(m.llc_bytes) + ")");
+    }
 
     Plan plan;
     plan.quick = opt.quick;
@@ -788,8 +858,6 @@ int run_calibration(const Options& opt) {
     // --quick (the tests) goes beyond the caches only while that stays small:
     // a machine reporting 1 GiB of L3 would otherwise sweep 2 GiB, minutes
     // under a sanitizer.
-    const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
-    const std::size_t quick_cap = std::size_t{256} << 20;
     for (std::size_t f : opt.quick ? std::vector<std::size_t>{2} : std::vector<std::size_t>{2, 3})
         if (f * m.all_cache_bytes <= mem_cap && (!opt.quick || f * m.all_cache_bytes <= quick_cap))
             plan.mem_ws.push_back(f * m.all_cache_bytes);
@@ -854,7 +922,7 @@ int run_calibration(const Options& opt) {
     }
     g_steps = static_cast<int>(kStepsPerLink * links.size() + 6);
 
-    std::vector<std::string> notes;
+    std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
     if (beta < 0) {
         notes.push_back("beta: one cache domain on this machine; beta = alpha (not measured)");
@@ -874,6 +942,7 @@ int run_calibration(const Options& opt) {
 
     coll::ModelParams p = coll::default_model_params();
     p.topology_key = key;
+    p.core_cache_bytes = core_cache;
     p.levels.clear();
     for (std::size_t i = 0; i < links.size(); ++i) p.levels.push_back({links[i].kind, results[i].cost});
     if (alpha >= 0) p.alpha = results[static_cast<std::size_t>(alpha)].cost;

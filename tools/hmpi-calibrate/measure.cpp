@@ -166,8 +166,10 @@ Machine discover_machine() {
     m.llc_bytes = l3 ? l3->attr->cache.size : m.l2_bytes;
     const char* incl = l3 ? hwloc_obj_get_info_by_name(l3, "Inclusive") : nullptr;
     const bool inclusive = incl && std::strcmp(incl, "1") == 0;
-    m.all_cache_bytes = (l3 ? static_cast<std::size_t>(n_l3) * m.llc_bytes : 0) +
-                        (l3 && inclusive ? 0 : static_cast<std::size_t>(std::max(n_l2, 0)) * m.l2_bytes);
+    m.llc_inclusive = inclusive;
+    m.llc_count = l3 ? static_cast<std::size_t>(n_l3) : 0;
+    m.l2_count = l3 && inclusive ? 0 : static_cast<std::size_t>(std::max(n_l2, 0));
+    m.all_cache_bytes = m.llc_count * m.llc_bytes + m.l2_count * m.l2_bytes;
     if (m.all_cache_bytes == 0) m.all_cache_bytes = 64u << 20;  // nothing known: assume a large cache
     hwloc_obj_t root = hwloc_get_root_obj(t);
     m.memory_bytes = root ? root->total_memory : 0;
@@ -488,6 +490,30 @@ void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, do
         *non_temporal = static_cast<double>(bytes) / *std::min_element(nt.begin(), nt.end());
     });
     th.join();
+}
+
+double copy_line_time(int core, std::size_t working_set, double budget_ns) {
+    double result = 0;
+    std::thread th([&] {
+        bind(core);
+        const std::size_t lines = std::max<std::size_t>(working_set / (2 * kLine), 1);
+        Buffer a(lines), b(lines);  // zeroed: every page touched
+        const std::size_t bytes = lines * kLine;
+        std::vector<double> per_line;
+        std::memcpy(b.data, a.data, bytes);  // both halves in cache as far as they fit
+        const std::int64_t start = now_ns();
+        while (per_line.size() < 3 || (static_cast<double>(now_ns() - start) < budget_ns && per_line.size() < 1000)) {
+            a.data[per_line.size() % (lines * kDoublesPerLine)] = static_cast<double>(per_line.size());
+            const std::int64_t t0 = now_ns();
+            std::memcpy(b.data, a.data, bytes);
+            const std::int64_t t1 = now_ns();
+            per_line.push_back(static_cast<double>(t1 - t0) / static_cast<double>(lines));
+        }
+        std::nth_element(per_line.begin(), per_line.begin() + per_line.size() / 2, per_line.end());
+        result = per_line[per_line.size() / 2];
+    });
+    th.join();
+    return result;
 }
 
 double fit_line(const std::vector<double>& x, const std::vector<double>& y, double* a, double* b) {

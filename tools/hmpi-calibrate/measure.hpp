@@ -32,6 +32,10 @@ struct Machine {
     // the LLC is not known to include them, every L2): a working set above
     // this cannot stay in cache anywhere.
     std::size_t all_cache_bytes = 0;
+    // all_cache_bytes = llc_count LLCs + l2_count L2s (before the fallback
+    // for a machine reporting none).
+    std::size_t llc_count = 0, l2_count = 0;
+    bool llc_inclusive = false;  // as hwloc reports it (unreported: not inclusive)
     std::size_t memory_bytes = 0;  // physical memory (0 unknown)
     std::size_t domain_count = 1;  // cache domains (L3s, else packages)
 };
@@ -115,6 +119,13 @@ std::vector<double> args_chase_round_trips(int writer_core, int reader_core, con
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);
+
+// One thread on `core` copying one half of a `working_set`-byte buffer
+// into the other, again and again (at least 3 times, then until
+// `budget_ns` of copying has passed): the median time per line copied, ns.
+// Over growing working sets it shows where the caches one core reaches end
+// (core_cache_bytes, params.hpp).
+double copy_line_time(int core, std::size_t working_set, double budget_ns);
 
 // Least squares fit of y = a + b x minimizing relative errors (weights
 // 1/y^2), so that one fit serves 1 line and megabytes alike. Returns the

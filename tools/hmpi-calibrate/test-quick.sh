@@ -42,6 +42,9 @@ if [ "$(nproc)" -ge 2 ]; then
   grep -q '^step_overhead ' "$profile" || grep -q 'step_overhead: a 2-rank round no dearer' "$profile" ||
     fail "neither step_overhead nor the reason it is absent"
 fi
+# The cache one core keeps: measured, or the reason it is not.
+grep -q '^core_cache_bytes [1-9][0-9]*$' "$profile" || grep -q '^# core_cache_bytes: .*not written' "$profile" ||
+  fail "neither core_cache_bytes nor the reason it is absent"
 
 # The runtime uses it, silently.
 HMPI_PROFILE=$profile "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
@@ -61,8 +64,8 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format [3456]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
-    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" "$profile" >"$dir/format2.txt"
+sed -e "s/^format [34567]$/format 2/" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
