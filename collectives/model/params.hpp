@@ -131,7 +131,7 @@ struct ModelParams {
     // of one thread's copy time per line over growing working sets
     // (hmpi-calibrate). hwloc reports what the hardware (or the hypervisor)
     // describes: the 2-core EPYC guest reports a 508 MiB L3 per core, while
-    // a copy leaves cache speed between 16 and 24 MiB. Where it is smaller
+    // a copy leaves cache speed between 14 and 20 MiB. Where it is smaller
     // than hwloc's L2 + LLC, the last-level cache the collectives assume is
     // this less the L2 (effective_llc_bytes, levels.hpp): the model's
     // in-cache/beyond-cache switch and YHCCL Algorithm 1's store choice then

@@ -842,7 +842,7 @@ int run_calibration(const Options& opt) {
                               mib(m.llc_bytes) + " taken as " + mib(llc));
         progress("cache: hwloc's last-level cache %s taken as %s", mib(m.llc_bytes).c_str(), mib(llc).c_str());
         m.llc_bytes = llc;
-        m.all_cache_bytes = m.llc_count * m.llc_bytes + m.l2_count * m.l2_bytes;
+        m.all_cache_bytes = m.caches_with(m.llc_bytes);
     } else {
         cache_notes.push_back("core_cache_bytes: one core keeps " + mib(core_cache) + " at cache speed (hwloc's LLC " +
                               mib(m.llc_bytes) + ")");

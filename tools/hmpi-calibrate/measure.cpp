@@ -169,7 +169,7 @@ Machine discover_machine() {
     m.llc_inclusive = inclusive;
     m.llc_count = l3 ? static_cast<std::size_t>(n_l3) : 0;
     m.l2_count = l3 && inclusive ? 0 : static_cast<std::size_t>(std::max(n_l2, 0));
-    m.all_cache_bytes = m.llc_count * m.llc_bytes + m.l2_count * m.l2_bytes;
+    m.all_cache_bytes = m.caches_with(m.llc_bytes);
     if (m.all_cache_bytes == 0) m.all_cache_bytes = 64u << 20;  // nothing known: assume a large cache
     hwloc_obj_t root = hwloc_get_root_obj(t);
     m.memory_bytes = root ? root->total_memory : 0;

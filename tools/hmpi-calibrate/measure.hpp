@@ -32,10 +32,12 @@ struct Machine {
     // the LLC is not known to include them, every L2): a working set above
     // this cannot stay in cache anywhere.
     std::size_t all_cache_bytes = 0;
-    // all_cache_bytes = llc_count LLCs + l2_count L2s (before the fallback
-    // for a machine reporting none).
+    // all_cache_bytes = caches_with(llc_bytes) (before the fallback for a
+    // machine reporting none).
     std::size_t llc_count = 0, l2_count = 0;
     bool llc_inclusive = false;  // as hwloc reports it (unreported: not inclusive)
+    // llc_count LLCs of `llc` bytes each plus l2_count L2s.
+    std::size_t caches_with(std::size_t llc) const noexcept { return llc_count * llc + l2_count * l2_bytes; }
     std::size_t memory_bytes = 0;  // physical memory (0 unknown)
     std::size_t domain_count = 1;  // cache domains (L3s, else packages)
 };
