@@ -61,6 +61,22 @@ double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noe
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.C_mem > 0 ? l.C_mem : l.C;
 }
+// A profile before format 8 has no third-buffer costs (all four 0): such
+// steps are charged as the accumulating reduction, as they were measured.
+double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    if (l.r <= 0) return line_cost(c, l, ws);
+    return c.spills(ws) && l.r_mem > 0 ? l.r_mem : l.r;
+}
+double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    if (l.R <= 0) return congested_line_cost(c, l, ws);
+    return c.spills(ws) && l.R_mem > 0 ? l.R_mem : l.R;
+}
+double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
+    return std::max(reduce3_line_cost(c, l, ws), congested_reduce3_line_cost(c, l, ws) * t);
+}
+double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
+    return l.a + shared_reduce3_line_cost(c, l, t, ws) * m;
+}
 double shared_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
     return std::max(line_cost(c, l, ws), congested_line_cost(c, l, ws) * t);
 }
@@ -153,8 +169,9 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
     if (p <= 1) return 0;
     // All p ranks step in every round (busy_a).
     const double busy = busy_excess(c, p);
-    const double in = congested_step_cost(c, c.params.alpha, m, q, ws) + busy;
-    const double across = s > 1 ? congested_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
+    // Every step reduces into a third buffer (the next version, reduce_data3).
+    const double in = congested_reduce3_step_cost(c, c.params.alpha, m, q, ws) + busy;
+    const double across = s > 1 ? congested_reduce3_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
     const DisseminationSteps steps = li_dissemination_steps(p, q, s);
     return in * steps.within + across * steps.across;
 }

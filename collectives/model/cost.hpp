@@ -72,6 +72,12 @@ double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
 double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // c or c_mem
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
+// The same for a reduction into a third buffer (out = in op in2, reduce_data3:
+// every dissemination step, the first fold of a chain into a result): r or
+// r_mem, R or R_mem, and max(r, R*t); b's where the profile has none.
+double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
+double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
+double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
 // Per line, each of t threads moving lines at once over a link: one
 // thread's cost (b, c) until the link carries more threads than it serves
 // at full speed (Eq. 1's b/B), then B*t (C*t): max(b, B*t), max(c, C*t).
@@ -82,6 +88,8 @@ double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws
 // a + max(b, B*t)*m: one step of t threads at once, never cheaper per line
 // than one thread alone (Eq. 1: b/B threads share the link at full speed).
 double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
+// The same for steps that reduce into a third buffer: a + max(r, R*t)*m.
+double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 // The same for copy steps: a + c*m, and a + max(c, C*t)*m.
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;

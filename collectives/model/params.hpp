@@ -23,11 +23,17 @@
 
 namespace hmpi::coll {
 
-// Per-line costs come in two kinds: b/B for a reduction step (read the
+// Per-line costs come in three kinds: b/B for a reduction step (read the
 // peer's line and one's own, write one's own: what Li-Hoefler's b measures
-// for reductions) and c/C for a copy step (read the peer's line, write one's
-// own: what broadcasts, gathers and copy-outs do), which moves a line for
-// less. HMPI's extension of the paper's model, measured by hmpi-calibrate.
+// for reductions), r/R for a reduction into a third buffer (read the peer's
+// line and one's own input, write a line of a buffer that is neither: a
+// dissemination step's reduce_data3, the first fold of a chain into a
+// result), and c/C for a copy step (read the peer's line, write one's own:
+// what broadcasts, gathers and copy-outs do), which moves a line for less.
+// HMPI's extension of the paper's model, measured by hmpi-calibrate. On the
+// 2-core EPYC guest a reduction into a third buffer cost 1.4-1.9x the
+// accumulating one at 256 KiB-16 MiB (docs/model.md, "Reducing into a
+// third buffer").
 struct LinkCost {
     double a = 0;      // ns per synchronized step
     double b = 0;      // ns per line reduced, one thread alone
@@ -38,6 +44,10 @@ struct LinkCost {
     double C = 0;      // ns per line copied per thread, t threads at once
     double c_mem = 0;  // the same once the working set exceeds the cache
     double C_mem = 0;
+    double r = 0;      // ns per line reduced into a third buffer, one thread alone
+    double R = 0;      // the same per thread, t threads at once
+    double r_mem = 0;  // the same once the working set exceeds the cache
+    double R_mem = 0;  // (all four 0: not measured, a profile before format 8: b's)
 };
 
 struct LevelCost {

@@ -46,7 +46,10 @@ namespace {
 // files are still read, without its term.
 // 7: core_cache_bytes added, optional (absent where no knee was found);
 // format 3 to 6 files are still read, with hwloc's cache sizes.
-constexpr int kProfileFormat = 7;
+// 8: the costs of a reduction into a third buffer, r, R, r_mem, R_mem, per
+// link, optional (all four or none); format 2 to 7 files are still read,
+// charging those steps the accumulating reduction's b, B, b_mem, B_mem.
+constexpr int kProfileFormat = 8;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -72,12 +75,17 @@ bool level_from_key(std::string_view s, LevelKind* k) {
     return false;
 }
 
-// The nine fields of a LinkCost, in file order.
-constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem"};
+// The fields of a LinkCost, in file order: nine every link has, then the
+// four of a reduction into a third buffer (format 8, all or none).
+constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem",
+                                   "r", "R", "r_mem", "R_mem"};
 constexpr int kFieldCount = static_cast<int>(std::size(kFields));
-constexpr double LinkCost::*kFieldMembers[] = {&LinkCost::a,     &LinkCost::b, &LinkCost::B,
+constexpr int kRequiredFields = 9;
+constexpr double LinkCost::*kFieldMembers[] = {&LinkCost::a,     &LinkCost::b,     &LinkCost::B,
                                                &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::c,
-                                               &LinkCost::C,     &LinkCost::c_mem, &LinkCost::C_mem};
+                                               &LinkCost::C,     &LinkCost::c_mem, &LinkCost::C_mem,
+                                               &LinkCost::r,     &LinkCost::R,     &LinkCost::r_mem,
+                                               &LinkCost::R_mem};
 static_assert(std::size(kFieldMembers) == std::size(kFields));
 double* field(LinkCost& l, int i) { return &(l.*kFieldMembers[i]); }
 const double& field(const LinkCost& l, int i) { return l.*kFieldMembers[i]; }
@@ -90,8 +98,11 @@ void put(std::string& out, const std::string& key, double v) {
     out += buf;
 }
 
+bool has_third_buffer_costs(const LinkCost& l) { return l.r > 0 && l.R > 0 && l.r_mem > 0 && l.R_mem > 0; }
+
 void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
-    for (int i = 0; i < kFieldCount; ++i) put(out, prefix + "." + kFields[i], field(l, i));
+    const int n = has_third_buffer_costs(l) ? kFieldCount : kRequiredFields;
+    for (int i = 0; i < n; ++i) put(out, prefix + "." + kFields[i], field(l, i));
 }
 
 std::string size_text(hwloc_uint64_t bytes) {
@@ -260,6 +271,8 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         for (int i = 0; i < kFieldCount; ++i)
             if (fname == kFields[i]) fi = i;
         if (fi < 0) return fail(line_no, "unknown key '" + key + "'");
+        if (fi >= kRequiredFields && format < 8)
+            return fail(line_no, key + " needs format 8 (the format line comes first)");
         if (link == "alpha") {
             *field(p.alpha, fi) = x;
         } else if (link == "beta") {
@@ -284,8 +297,19 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     // Everything required is there.
     if (!seen.count("format")) return fail(0, "the 'format' line is missing");
     if (!seen.count("topology_key") || p.topology_key.empty()) return fail(0, "the 'topology_key' line is missing");
+    // A link's third-buffer costs come all four or not at all.
+    auto third_buffer_given = [&](const std::string& link) {
+        int n = 0;
+        for (int i = kRequiredFields; i < kFieldCount; ++i) n += seen.count(link + "." + kFields[i]) ? 1 : 0;
+        return n;
+    };
+    for (const char* link : {"alpha", "beta"}) {
+        const int n = third_buffer_given(link);
+        if (n != 0 && n != kFieldCount - kRequiredFields)
+            return fail(0, std::string(link) + " needs all of r, R, r_mem, R_mem or none of them");
+    }
     for (const char* link : {"alpha", "beta"})
-        for (int i = 0; i < kFieldCount; ++i)
+        for (int i = 0; i < kRequiredFields; ++i)
             if (!seen.count(std::string(link) + "." + kFields[i]))
                 return fail(0, std::string(link) + "." + kFields[i] + " is missing" +
                                    (i >= 5 ? " (profiles written before the copy costs c, C, c_mem, C_mem lack them: "
@@ -297,9 +321,12 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         for (const char* k : {"rewrite_line", "source_line"})
             if (!seen.count(k)) return fail(0, std::string(k) + " is missing (format 3)");
     for (const auto& [lc, given] : levels) {
-        if (given != kFieldCount)
-            return fail(0, std::string("level.") + level_key(lc.kind) +
-                               " needs all of a, b, B, b_mem, B_mem, c, C, c_mem, C_mem");
+        const std::string name = std::string("level.") + level_key(lc.kind);
+        const int extra = third_buffer_given(name);
+        if (given - extra != kRequiredFields)
+            return fail(0, name + " needs all of a, b, B, b_mem, B_mem, c, C, c_mem, C_mem");
+        if (extra != 0 && extra != kFieldCount - kRequiredFields)
+            return fail(0, name + " needs all of r, R, r_mem, R_mem or none of them");
         p.levels.push_back(lc);
     }
     return p;

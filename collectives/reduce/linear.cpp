@@ -14,6 +14,10 @@
 // the p - 1 others wait one more handoff for its "done" (predictions are
 // the mean over ranks):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set (p + 1) m: the inputs and the result)
+// where the first fold, x_{p-2} op x_{p-1} into the receive buffer, reduces
+// into a third buffer: one of the p - 1 per-line costs is r (beta's where
+// the ranks span domains, the last ranks being outside the root's; alpha's
+// otherwise) instead of b.
 //
 // Flags: flag 1 step 1 = the root has read every input (non-roots wait for it).
 #include "collectives/framework/data.hpp"
@@ -42,8 +46,11 @@ double reduce_linear_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     // The root reads every other rank's arguments, one after another.
-    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_cost(q, q.p() - 1) +
-           ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * q.m();
+    const LinkCost& first = q.p() > q.q() ? q.params.beta : q.params.alpha;
+    const double folds = (q.q() - 1) * line_cost(q, q.params.alpha, ws) +
+                         (q.p() - q.q()) * line_cost(q, q.params.beta, ws) - line_cost(q, first, ws) +
+                         reduce3_line_cost(q, first, ws);
+    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_cost(q, q.p() - 1) + folds * q.m();
 }
 
 }  // namespace hmpi::coll

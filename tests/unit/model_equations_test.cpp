@@ -85,6 +85,40 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
 }
 
+TEST_CASE("steps that reduce into a third buffer are charged r, R where the profile has them, else b, B") {
+    ModelParams p = made_up_params();
+    const CommTopology t = sockets(2, 4);
+    REQUIRE(t.cache_bytes > 0);
+    const std::size_t in = t.cache_bytes, out = t.cache_bytes + 1;
+    {
+        // No third-buffer costs (a profile before format 8): b's.
+        const CostQuery q{p, t, CollKind::allreduce, 64, true};
+        CHECK(reduce3_line_cost(q, p.alpha, in) == doctest::Approx(2));
+        CHECK(congested_reduce3_line_cost(q, p.alpha, out) == doctest::Approx(8));
+        CHECK(congested_reduce3_step_cost(q, p.beta, 10, 4, in) == doctest::Approx(300 + 10 * 4 * 10));
+    }
+    p.alpha.r = 3, p.alpha.R = 5, p.alpha.r_mem = 9, p.alpha.R_mem = 11;
+    p.beta.r = 7, p.beta.R = 13, p.beta.r_mem = 15, p.beta.R_mem = 17;
+    const CostQuery q{p, t, CollKind::allreduce, 64, true};
+    CHECK(reduce3_line_cost(q, p.alpha, in) == doctest::Approx(3));
+    CHECK(reduce3_line_cost(q, p.alpha, out) == doctest::Approx(9));
+    CHECK(congested_reduce3_line_cost(q, p.beta, in) == doctest::Approx(13));
+    CHECK(congested_reduce3_line_cost(q, p.beta, out) == doctest::Approx(17));
+    // max(r, R t): one thread alone is charged r, never a share of R.
+    CHECK(shared_reduce3_line_cost(q, p.alpha, 1, in) == doctest::Approx(5));
+    CHECK(shared_reduce3_line_cost(q, p.beta, 1, in) == doctest::Approx(13));
+    ModelParams lone = p;
+    lone.alpha.R = 1;
+    const CostQuery lq{lone, t, CollKind::allreduce, 64, true};
+    CHECK(shared_reduce3_line_cost(lq, lone.alpha, 2, in) == doctest::Approx(3));
+    // Eq. 6 with every step into a third buffer: p = 8, q = 4, s = 2:
+    // (a_a + R_a q m) log2 q + (a_b + R_b q m) log2 s.
+    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 20) * 2 + (300 + 52) * 1));
+    // The accumulating steps keep b, B.
+    CHECK(congested_step_cost(q, p.alpha, 10, 3, in) == doctest::Approx(100 + 4 * 3 * 10));
+    CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
+}
+
 TEST_CASE("out of cache, the memory per-line costs apply") {
     const ModelParams p = made_up_params();
     const CommTopology t = sockets(1, 4);

@@ -16,12 +16,12 @@ namespace {
 
 ModelParams sample() {
     ModelParams p;
-    // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem: all different, so that a
-    // field read into another's place shows.
-    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75};
-    p.beta = {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25};
-    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75}},
-                {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25}}};
+    // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem, r, R, r_mem, R_mem: all
+    // different, so that a field read into another's place shows.
+    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125};
+    p.beta = {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5};
+    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125}},
+                {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5}}};
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -47,6 +47,10 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.C == doctest::Approx(y.C));
     CHECK(x.c_mem == doctest::Approx(y.c_mem));
     CHECK(x.C_mem == doctest::Approx(y.C_mem));
+    CHECK(x.r == doctest::Approx(y.r));
+    CHECK(x.R == doctest::Approx(y.R));
+    CHECK(x.r_mem == doctest::Approx(y.r_mem));
+    CHECK(x.R_mem == doctest::Approx(y.R_mem));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -55,6 +59,27 @@ std::string edited(const std::string& from, const std::string& to) {
     const std::size_t at = t.find(from);
     REQUIRE(at != std::string::npos);
     return t.replace(at, from.size(), to);
+}
+
+// The third-buffer fields of every link of the sample (format 8).
+const std::initializer_list<const char*> kThirdBufferKeys = {
+    "alpha.r ",       "alpha.R ",       "alpha.r_mem ",       "alpha.R_mem ",      "beta.r ",
+    "beta.R ",        "beta.r_mem ",    "beta.R_mem ",        "level.l3.r ",       "level.l3.R ",
+    "level.l3.r_mem ", "level.l3.R_mem ", "level.node.r ",     "level.node.R ",     "level.node.r_mem ",
+    "level.node.R_mem "};
+
+// The sample's text without its third-buffer fields and with `format` in
+// place of its format line.
+std::string without_third_buffer(const std::string& text, const char* format) {
+    std::string t = text;
+    for (const char* k : kThirdBufferKeys) {
+        const std::size_t at = t.find(std::string("\n") + k);
+        REQUIRE(at != std::string::npos);
+        t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 8");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 8, format);
 }
 
 // The sample's text without the lines of `keys` and with `format` in place
@@ -66,7 +91,9 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
         REQUIRE(at != std::string::npos);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
-    return t.replace(t.find("format 7"), 8, format);
+    // Formats before 8 have no third-buffer fields either.
+    if (std::string(format) != "format 8") return without_third_buffer(t, format);
+    return t.replace(t.find("format 8"), 8, format);
 }
 
 // `text` parsed; the test stops if it is rejected.
@@ -116,11 +143,11 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(format_profile(*q) == text);
 }
 
-TEST_CASE("every link has nine fields, in the documented order") {
+TEST_CASE("every link has thirteen fields, in the documented order") {
     const std::string text = format_profile(sample());
     for (const std::string link : {"alpha", "beta", "level.l3", "level.node"}) {
         std::size_t at = 0;
-        for (const char* f : {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem"}) {
+        for (const char* f : {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem", "r", "R", "r_mem", "R_mem"}) {
             const std::size_t next = text.find("\n" + link + "." + f + " ", at);
             const std::string what = link + "." + f + " missing or out of order";
             CHECK_MESSAGE(next != std::string::npos, what);
@@ -153,7 +180,7 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 }
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
-    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7"}) {
+    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8"}) {
         INFO(f);
         const ModelParams q =
             parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, f));
@@ -187,7 +214,7 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6", "format 7"}) {
+    for (const char* f : {"format 5", "format 6", "format 7", "format 8"}) {
         INFO(f);
         const ModelParams q = parsed(without({"peer_args", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
@@ -199,7 +226,7 @@ TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer
 }
 
 TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
-    for (const char* f : {"format 6", "format 7"}) {
+    for (const char* f : {"format 6", "format 7", "format 8"}) {
         INFO(f);
         const ModelParams q = parsed(without({"core_cache_bytes"}, f));
         CHECK(q.core_cache_bytes == 0);
@@ -208,6 +235,29 @@ TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes
     ModelParams p = sample();
     p.core_cache_bytes = 0;
     CHECK(format_profile(p).find("core_cache_bytes") == std::string::npos);
+}
+
+TEST_CASE("a profile before format 8, or one without them, has no third-buffer costs") {
+    for (const char* f : {"format 7", "format 8"}) {
+        INFO(f);
+        const ModelParams q = parsed(without_third_buffer(format_profile(sample()), f));
+        for (const LinkCost* l : {&q.alpha, &q.beta, &q.levels.at(0).cost, &q.levels.at(1).cost}) {
+            CHECK(l->r == 0);
+            CHECK(l->R == 0);
+            CHECK(l->r_mem == 0);
+            CHECK(l->R_mem == 0);
+            CHECK(l->C_mem > 0);
+        }
+        CHECK(q.core_cache_bytes == 20709376);
+    }
+    // A link without them writes none of its four lines.
+    ModelParams p = sample();
+    p.beta.r = p.beta.R = p.beta.r_mem = p.beta.R_mem = 0;
+    const std::string text = format_profile(p);
+    CHECK(text.find("beta.r") == std::string::npos);
+    CHECK(text.find("beta.R") == std::string::npos);
+    CHECK(text.find("alpha.R_mem 3.125") != std::string::npos);
+    CHECK(parsed(text).beta.r == 0);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -248,22 +298,29 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 8")).find("format 8") != std::string::npos);
+    CHECK(rejection(edited("format 8", "format 9")).find("format 9") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 7", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 8", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // Format 3 needs the sharer and source costs; format 2 has no such keys.
     CHECK(rejection(edited("rewrite_line 9.25\n", "")).find("rewrite_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375\n", "")).find("source_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375", "source_line 0")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 2")).find("rewrite_line needs format 3") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 3")).find("busy_step needs format 4") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 4")).find("step_overhead needs format 5") != std::string::npos);
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 2")).find("rewrite_line needs format 3") != std::string::npos);
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 3")).find("busy_step needs format 4") != std::string::npos);
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 4")).find("step_overhead needs format 5") != std::string::npos);
     CHECK(rejection(edited("step_overhead 161.25", "step_overhead 0")).find("positive") != std::string::npos);
     CHECK(rejection(edited("poll_line 41.5", "poll_line nan")).find("positive") != std::string::npos);
     CHECK(rejection(edited("push_line 0.3125", "push_line -1")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 5")).find("peer_args needs format 6") != std::string::npos);
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 5")).find("peer_args needs format 6") != std::string::npos);
     CHECK(rejection(edited("peer_args 93.75", "peer_args 0")).find("positive") != std::string::npos);
-    CHECK(rejection(edited("format 7", "format 6")).find("core_cache_bytes needs format 7") != std::string::npos);
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 6")).find("core_cache_bytes needs format 7") != std::string::npos);
+    // The third-buffer costs: format 8, all four of a link or none.
+    CHECK(rejection(edited("format 8", "format 7")).find("alpha.r needs format 8") != std::string::npos);
+    CHECK(rejection(edited("alpha.R 1.0625\n", "")).find("alpha needs all of r, R, r_mem, R_mem") !=
+          std::string::npos);
+    CHECK(rejection(edited("level.node.r_mem 7.5\n", "")).find("level.node needs all of r, R, r_mem, R_mem") !=
+          std::string::npos);
+    CHECK(rejection(edited("beta.R_mem 5.5", "beta.R_mem 0")).find("positive") != std::string::npos);
     CHECK(parse_profile(edited("core_cache_bytes 20709376", "core_cache_bytes 2.5e7"), nullptr)->core_cache_bytes ==
           25000000);
     CHECK(rejection(edited("core_cache_bytes 20709376", "core_cache_bytes 1024.5")).find("whole number") !=

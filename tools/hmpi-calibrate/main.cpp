@@ -8,8 +8,9 @@
 // Per link (alpha: two cores in one cache domain; beta: two cache domains;
 // and every level where cores meet, e.g. L2, L3, NUMA, socket, node) it
 // measures a, b and b_mem with one writer and one reader, and B and B_mem
-// with t readers at once, the reader(s) reducing the lines; then c, c_mem,
-// C and C_mem the same way with the reader(s) copying them; then one
+// with t readers at once, the reader(s) reducing the lines; then r, r_mem,
+// R and R_mem the same way with the reader(s) reducing them into a third
+// buffer; then c, c_mem, C and C_mem with the reader(s) copying them; then one
 // thread's copy bandwidth, temporal and non-temporal, and the call overhead.
 // Progress goes to stderr, one line per measurement.
 #include <algorithm>
@@ -37,7 +38,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 7";
+constexpr const char* kToolVersion = "hmpi-calibrate 8";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -180,10 +181,12 @@ std::string joined(const std::vector<double>& v) {
 }
 
 // What one kernel's measurements give: the four per-line costs of a link
-// (b, B, b_mem, B_mem for the reduction; c, C, c_mem, C_mem for the copy).
+// (b, B, b_mem, B_mem for the reduction; r, R, r_mem, R_mem for the
+// reduction into a third buffer; c, C, c_mem, C_mem for the copy).
 struct KernelSpec {
     Kernel kernel;
     int index;          // into LinkResult's per-kernel arrays
+    int buffers;        // buffers of the pair's working set (the reader's own, the writer's)
     const char* step;   // "reduction", "copy" (progress: "ns per <step> step")
     const char* verb;   // "reduces", "copies"
     const char* doing;  // "reducing", "copying"
@@ -196,17 +199,21 @@ struct KernelSpec {
     double LinkCost::*f_one_mem;
     double LinkCost::*f_many_mem;
 };
-constexpr KernelSpec kReduce{Kernel::reduce, 0, "reduction", "reduces", "reducing", "b", "B", "b_mem", "B_mem",
+constexpr KernelSpec kReduce{Kernel::reduce, 0, 2, "reduction", "reduces", "reducing", "b", "B", "b_mem", "B_mem",
                              &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem};
-constexpr KernelSpec kCopy{Kernel::copy, 1, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
+constexpr KernelSpec kReduce3{Kernel::reduce3, 2, 3, "third-buffer reduction", "reduces into a third buffer",
+                              "reducing into a third buffer", "r", "R", "r_mem", "R_mem", &LinkCost::r, &LinkCost::R,
+                              &LinkCost::r_mem, &LinkCost::R_mem};
+constexpr KernelSpec kCopy{Kernel::copy, 1, 2, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
                            &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem};
 
 struct LinkResult {
     LinkCost cost;
     double handoff = 0;         // one flag handoff, ns (the reduction's sweep)
-    double fit_error[2] = {};   // per kernel: largest relative residual of the one-reader fit
-    double ring_error[2] = {};  // per kernel: the same for the congested fit
+    double fit_error[3] = {};   // per kernel: largest relative residual of the one-reader fit
+    double ring_error[3] = {};  // per kernel: the same for the congested fit
     double copy_intercept = 0;  // the copy fit's intercept (information; `a` is the reduction fit's)
+    double reduce3_intercept = 0;  // the same for the third-buffer reduction's fit
     int t = 0;                  // readers in the congested measurement
     std::vector<std::string> notes;
 };
@@ -214,21 +221,22 @@ struct LinkResult {
 // Lines per buffer so that `buffers` buffers make working set `ws`.
 std::size_t lines_for(std::size_t ws, std::size_t buffers) { return std::max<std::size_t>(ws / (buffers * kLine), 1); }
 
-// One writer, one reader, in cache: the per-line cost b or c, and `a` and
-// the flag handoff from the reduction's sweep. The copy's sweep has its own
-// size 0 too: its steps are its round trips less the handoff measured in
-// the same sweep (on a loaded machine the handoff of another sweep can
-// exceed a whole 1-line round trip), but only its slope is a parameter.
+// One writer, one reader, in cache: the per-line cost b, r or c, and `a`
+// and the flag handoff from the reduction's sweep. The other kernels'
+// sweeps have their own size 0 too: their steps are their round trips less
+// the handoff measured in the same sweep (on a loaded machine the handoff
+// of another sweep can exceed a whole 1-line round trip), but only their
+// slopes are parameters.
 void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const KernelSpec& k, LinkResult& res) {
     ++g_step;
     const bool reduce = k.kernel == Kernel::reduce;
     std::vector<std::size_t> lines = {0};
-    // The copy sweep has fewer sizes in --quick: its slope is all it gives.
+    // The other sweeps have fewer sizes in --quick: their slopes are all they give.
     const std::size_t factor = plan.quick ? (reduce ? 4 : 16) : 2;
-    for (std::size_t m : geometric(lines_for(plan.cache_ws, 2), factor)) lines.push_back(m);
+    for (std::size_t m : geometric(lines_for(plan.cache_ws, k.buffers), factor)) lines.push_back(m);
     progress("%s: core %d writes, core %d reads and %s, %zu sizes of %zu..%zu lines (working set up to %s)",
              link.name.c_str(), link.writer, link.reader, k.verb, lines.size(), lines.front(), lines.back(),
-             mib(2 * lines.back() * kLine).c_str());
+             mib(k.buffers * lines.back() * kLine).c_str());
     std::vector<double> rt = over_passes(plan.passes, [&] {
         return pair_round_trips(link.writer, link.reader, lines, rounds_for(plan, lines), k.kernel);
     });
@@ -251,10 +259,10 @@ void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const Kern
     if (b <= 0) b = y.back() / x.back();
     res.cost.*k.f_one = b;
     if (!reduce) {
-        res.copy_intercept = a;
-        progress("%s: handoff %.1f ns; copy fit intercept %.1f ns (a stays %.1f ns), c = %.3f ns/line (largest "
+        (k.kernel == Kernel::copy ? res.copy_intercept : res.reduce3_intercept) = a;
+        progress("%s: handoff %.1f ns; %s fit intercept %.1f ns (a stays %.1f ns), %s = %.3f ns/line (largest "
                  "relative error %.0f%%)",
-                 link.name.c_str(), handoff, a, res.cost.a, b, 100 * res.fit_error[k.index]);
+                 link.name.c_str(), handoff, k.step, a, res.cost.a, k.one, b, 100 * res.fit_error[k.index]);
         return;
     }
     if (a <= 0) {
@@ -338,7 +346,7 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
     std::string cores;
     for (int c : link.ring) cores += (cores.empty() ? "" : ",") + std::to_string(c);
     const std::size_t factor = plan.quick ? (k.kernel == Kernel::reduce ? 4 : 16) : 2;
-    std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, 2 * t), factor);
+    std::vector<std::size_t> rl = geometric(lines_for(plan.cache_ws, k.buffers * t), factor);
     progress("%s: %zu readers at once (cores %s), each %s its neighbour's lines, %zu sizes of 1..%zu lines",
              link.name.c_str(), t, cores.c_str(), k.doing, rl.size(), rl.back());
     const RingFit fit = fit_ring(plan, link.ring, rl, k.kernel, link.name, k.step);
@@ -365,13 +373,14 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
 }
 
 // Measurement steps per link (g_steps).
-constexpr int kStepsPerLink = 6;
+constexpr int kStepsPerLink = 9;
 
 // Every parameter of one link: the reduction's a, b, b_mem, B, B_mem, then
-// the copy's c, c_mem, C, C_mem (the copy reuses the reduction's handoff and a).
+// the third-buffer reduction's r, r_mem, R, R_mem and the copy's c, c_mem,
+// C, C_mem (both reuse the reduction's handoff and a).
 LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
     LinkResult res;
-    for (const KernelSpec* k : {&kReduce, &kCopy}) {
+    for (const KernelSpec* k : {&kReduce, &kReduce3, &kCopy}) {
         measure_pair(plan, link, clk, *k, res);
         measure_pair_mem(plan, link, clk, *k, res);
         measure_ring(plan, link, *k, res);
@@ -412,32 +421,47 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
         lower_to(many_mem, one_mem, k.many_mem, "t threads together move lines at least as fast as one");
         raise_to(many_mem, one_mem / tt, k.many_mem, "a thread is not faster with others busy");
     };
+    // Each of kernel k's four costs moved to (adjust: raise_to or lower_to)
+    // the reduction's counterpart.
+    auto against_reduction = [&](const KernelSpec& k, auto adjust, const char* why) {
+        adjust(l.*k.f_one, l.*kReduce.f_one, k.one, why);
+        adjust(l.*k.f_many, l.*kReduce.f_many, k.many, why);
+        adjust(l.*k.f_one_mem, l.*kReduce.f_one_mem, k.one_mem, why);
+        adjust(l.*k.f_many_mem, l.*kReduce.f_many_mem, k.many_mem, why);
+    };
     within_link(kReduce);
-    const char* why = "a copy moves a line for no more than a reduction";
-    lower_to(l.c, l.b, "c", why);
-    lower_to(l.C, l.B, "C", why);
-    lower_to(l.c_mem, l.b_mem, "c_mem", why);
-    lower_to(l.C_mem, l.B_mem, "C_mem", why);
+    against_reduction(kReduce3, raise_to, "a reduction into a third buffer moves a line for no less than one in place");
+    within_link(kReduce3);
+    against_reduction(kCopy, lower_to, "a copy moves a line for no more than a reduction");
     within_link(kCopy);
 }
 
-// The nine fields of a LinkCost, in profile order (for orderings across links).
+// The fields of a LinkCost, in profile order (for orderings across links):
+// the third-buffer ones last (compared only where both links have them).
+constexpr int kRequiredLinkFields = 9;
 constexpr struct {
     const char* name;
     double LinkCost::*f;
-} kLinkFields[] = {{"a", &LinkCost::a},         {"b", &LinkCost::b}, {"B", &LinkCost::B},
+} kLinkFields[] = {{"a", &LinkCost::a},         {"b", &LinkCost::b},         {"B", &LinkCost::B},
                    {"b_mem", &LinkCost::b_mem}, {"B_mem", &LinkCost::B_mem}, {"c", &LinkCost::c},
-                   {"C", &LinkCost::C},         {"c_mem", &LinkCost::c_mem}, {"C_mem", &LinkCost::C_mem}};
+                   {"C", &LinkCost::C},         {"c_mem", &LinkCost::c_mem}, {"C_mem", &LinkCost::C_mem},
+                   {"r", &LinkCost::r},         {"R", &LinkCost::R},         {"r_mem", &LinkCost::r_mem},
+                   {"R_mem", &LinkCost::R_mem}};
+bool comparable(const LinkCost& x, const LinkCost& y, int field) {
+    return field < kRequiredLinkFields || (x.r > 0 && y.r > 0);
+}
 
 void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, std::vector<std::string>& notes) {
-    for (const auto& [f, m] : kLinkFields)
-        if (outer.*m < inner.*m) {
+    for (int i = 0; i < static_cast<int>(std::size(kLinkFields)); ++i) {
+        const auto& [f, m] = kLinkFields[i];
+        if (comparable(outer, inner, i) && outer.*m < inner.*m) {
             char b[200];
             std::snprintf(b, sizeof b, "%s.%s %.4g raised to %.4g (a farther link is not cheaper)", name.c_str(), f,
                           outer.*m, inner.*m);
             notes.push_back(b);
             outer.*m = inner.*m;
         }
+    }
 }
 
 // rewrite_line and source_line (params.hpp): the slope, over a few sizes, of
@@ -701,13 +725,15 @@ std::string utc_now() {
 // Sanity of a profile (also the test's checker): the problems, empty if none.
 std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
     std::vector<std::string> bad;
-    // Within one link: in-cache no dearer than beyond it, t threads no slower
-    // together than one, and a copy no dearer than a reduction.
-    static constexpr struct {
+    // One ordering within a link: lo <= hi.
+    struct Ordering {
         double LinkCost::*lo;
         double LinkCost::*hi;
         const char* what;
-    } kWithinLink[] = {
+    };
+    // Within one link: in-cache no dearer than beyond it, t threads no slower
+    // together than one, and a copy no dearer than a reduction.
+    static constexpr Ordering kWithinLink[] = {
         {&LinkCost::b, &LinkCost::b_mem, "b > b_mem"},
         {&LinkCost::B, &LinkCost::B_mem, "B > B_mem"},
         {&LinkCost::B, &LinkCost::b, "B > b (t threads slower together than one)"},
@@ -721,15 +747,32 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
         {&LinkCost::c_mem, &LinkCost::b_mem, "c_mem > b_mem (a copy dearer than a reduction)"},
         {&LinkCost::C_mem, &LinkCost::B_mem, "C_mem > B_mem (a copy dearer than a reduction)"},
     };
+    // Where measured: the same for the reduction into a third buffer, which
+    // moves a line for no less than the reduction in place.
+    static constexpr Ordering kThirdBuffer[] = {
+        {&LinkCost::r, &LinkCost::r_mem, "r > r_mem"},
+        {&LinkCost::R, &LinkCost::R_mem, "R > R_mem"},
+        {&LinkCost::R, &LinkCost::r, "R > r (t threads slower together than one)"},
+        {&LinkCost::R_mem, &LinkCost::r_mem, "R_mem > r_mem"},
+        {&LinkCost::b, &LinkCost::r, "b > r (a reduction into a third buffer cheaper than one in place)"},
+        {&LinkCost::B, &LinkCost::R, "B > R (a reduction into a third buffer cheaper than one in place)"},
+        {&LinkCost::b_mem, &LinkCost::r_mem, "b_mem > r_mem (a reduction into a third buffer cheaper than one in place)"},
+        {&LinkCost::B_mem, &LinkCost::R_mem, "B_mem > R_mem (a reduction into a third buffer cheaper than one in place)"},
+    };
     auto check_link = [&](const std::string& n, const LinkCost& l) {
         for (const auto& [lo, hi, what] : kWithinLink)
             if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
+        if (l.r > 0)
+            for (const auto& [lo, hi, what] : kThirdBuffer)
+                if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
     };
     auto check_order = [&](const std::string& inner_name, const LinkCost& in, const std::string& outer_name,
                            const LinkCost& out) {
-        for (const auto& [f, m] : kLinkFields)
-            if (in.*m > out.*m)
+        for (int i = 0; i < static_cast<int>(std::size(kLinkFields)); ++i) {
+            const auto& [f, m] = kLinkFields[i];
+            if (comparable(in, out, i) && in.*m > out.*m)
                 bad.push_back(inner_name + "." + f + " > " + outer_name + "." + f);
+        }
     };
     check_link("alpha", p.alpha);
     check_link("beta", p.beta);
@@ -1013,10 +1056,11 @@ int run_calibration(const Options& opt) {
     out += "# HMPI model profile (docs/model.md), written by " + std::string(kToolVersion) +
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
-    out += "# c, C, c_mem, C_mem (copy step) in ns per 64-byte line; copy bandwidths in bytes\n";
+    out += "# r, R, r_mem, R_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
+    out += "# step) in ns per 64-byte line; copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";
     {
-        char b[400];
+        char b[640];
         std::snprintf(b, sizeof b,
                       "# Machine: %zu cores, %zu cache domain(s), L2 %s, LLC %s, all caches %s; in-cache working sets "
                       "up to %s, beyond-cache %s.\n",
@@ -1027,10 +1071,11 @@ int run_calibration(const Options& opt) {
         for (std::size_t i = 0; i < links.size(); ++i) {
             std::snprintf(b, sizeof b,
                           "# %s: cores %d->%d, flag handoff %.1f ns, fit error <= %.0f%%; B from %d readers at once "
-                          "(fit error <= %.0f%%); copy: fit error <= %.0f%% (intercept %.1f ns), C fit error <= "
-                          "%.0f%%.\n",
+                          "(fit error <= %.0f%%); third buffer: fit error <= %.0f%% (intercept %.1f ns), R fit error "
+                          "<= %.0f%%; copy: fit error <= %.0f%% (intercept %.1f ns), C fit error <= %.0f%%.\n",
                           links[i].name.c_str(), links[i].writer, links[i].reader, results[i].handoff,
                           100 * results[i].fit_error[0], results[i].t, 100 * results[i].ring_error[0],
+                          100 * results[i].fit_error[2], results[i].reduce3_intercept, 100 * results[i].ring_error[2],
                           100 * results[i].fit_error[1], results[i].copy_intercept, 100 * results[i].ring_error[1]);
             out += b;
         }
@@ -1048,8 +1093,10 @@ int run_calibration(const Options& opt) {
     }
     for (const std::string& n : notes) progress("note: %s", n.c_str());
     for (auto [n, l] : {std::pair{"alpha:", &p.alpha}, std::pair{"beta: ", &p.beta}})
-        progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f c=%.3f C=%.3f c_mem=%.3f C_mem=%.3f ns/line", n, l->a,
-                 l->b, l->B, l->b_mem, l->B_mem, l->c, l->C, l->c_mem, l->C_mem);
+        progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f r=%.3f R=%.3f r_mem=%.3f R_mem=%.3f c=%.3f C=%.3f "
+                 "c_mem=%.3f C_mem=%.3f ns/line",
+                 n, l->a, l->b, l->B, l->b_mem, l->B_mem, l->r, l->R, l->r_mem, l->R_mem, l->c, l->C, l->c_mem,
+                 l->C_mem);
     if (opt.print) std::fputs(out.c_str(), stdout);
     if (!opt.print || !opt.output.empty()) {
         const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;

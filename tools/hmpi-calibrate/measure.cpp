@@ -76,6 +76,13 @@ void reduce_lines(const double* src, double* acc, std::size_t lines) {
     sum(src, acc, lines * kDoublesPerLine);
 }
 
+// The reduction into a third buffer the collectives do (reduce_data3):
+// out[i] = mine[i] + src[i].
+void reduce3_lines(const double* src, const double* mine, double* out, std::size_t lines) {
+    static const prim::Reduce3Kernel sum = prim::reduce3_kernel(prim::ReduceOp::sum, prim::Elem::f64);
+    sum(mine, src, out, lines * kDoublesPerLine);
+}
+
 // The copy step the collectives do: the peer's lines into one's own buffer,
 // with ordinary stores (the copy_bandwidth measurement's memcpy).
 void copy_lines(const double* src, double* dst, std::size_t lines) { std::memcpy(dst, src, lines * kLine); }
@@ -98,8 +105,10 @@ void consume_lines(const double* p, std::size_t lines) {
     (void)sink;
 }
 
-void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines) {
+// `mine`: Kernel::reduce3's second input (unused by the others).
+void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines, const double* mine = nullptr) {
     if (k == Kernel::reduce) reduce_lines(src, dst, lines);
+    else if (k == Kernel::reduce3) reduce3_lines(src, mine, dst, lines);
     else copy_lines(src, dst, lines);
 }
 
@@ -289,10 +298,13 @@ std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& 
 std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
                                      const Rounds& rounds, Kernel kernel) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    // Kernel::reduce3's reader keeps its second input (`mine`, written once
+    // by the reader as it allocates it, so in its cache) after its output.
+    const bool three = kernel == Kernel::reduce3;
     return writer_and_readers(
-        writer_core, {reader_core}, lines, rounds, max_lines, false, write_lines,
-        [kernel](std::size_t, const double* in, double* acc, std::size_t n) {
-            if (n) run_kernel(kernel, in, acc, n);
+        writer_core, {reader_core}, lines, rounds, three ? 2 * max_lines : max_lines, false, write_lines,
+        [kernel, max_lines](std::size_t, const double* in, double* acc, std::size_t n) {
+            if (n) run_kernel(kernel, in, acc, n, acc + max_lines * kDoublesPerLine);
         },
         [](double, double handoff_ns, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return handoff_ns;
@@ -342,7 +354,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
                 const std::int64_t t0 = now_ns();
                 if (push) copy_lines(own.data, in, lines[s]);
-                else run_kernel(kernel, in, acc.data, lines[s]);
+                else run_kernel(kernel, in, acc.data, lines[s], own.data);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);
                 // My reader must be done before I rewrite my lines; pushing,

@@ -56,6 +56,12 @@ double clock_overhead_ns();
 // What the reader does with the lines it waited for.
 enum class Kernel {
     reduce,  // acc[i] += src[i] on doubles (read remote, read local, write local): b, B
+    // out[i] = mine[i] + src[i] on doubles, into a third buffer (read remote,
+    // read one local buffer, write another): r, R. The reader's `mine` is a
+    // buffer of its own; in ring_steps it is the lines the thread wrote for
+    // its neighbour, which the neighbour reads at the same time (a
+    // dissemination step's reduce_data3 on the rank's own partial).
+    reduce3,
     copy,    // memcpy(acc, src) (read remote, write local): c, C
     // ring_steps only: memcpy(neighbour's inbox, own lines) (read local,
     // write remote lines that their owner read the round before, so each
