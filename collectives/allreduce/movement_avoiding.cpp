@@ -27,15 +27,21 @@
 //   R * p * busy_a(p)                     (the staggered steps: chains of p handoffs
 //                                           with every rank stepping; busy_a = a_alpha +
 //                                           step_overhead + busy_step (p - 2), params.hpp)
-//   + B_alpha * (p - 1) * m               (each rank folds m/p lines per step, p steps;
-//                                           the slice it owns is in its own cache)
-//   + a_alpha + C_alpha * (p - 1) * m * nt (copy-out; nt = copy_bw / nt_copy_bw
-//                                           when the stores are non-temporal)
+//   + c_alpha * m / p                     (the first visit: a rank's own slice copied
+//                                           into the result, within its cache)
+//   + max(b_alpha, B_alpha p) (p - 1) m / p  (each rank folds m/p lines per step, p
+//                                           steps at once; the slice it owns is in its
+//                                           own cache)
+//   + a_alpha + max(c_alpha, C_alpha p) (p - 1) m / p * nt  (copy-out; nt = copy_bw /
+//                                           nt_copy_bw when the stores are non-temporal)
 // on one cache domain. Across s > 1 domains of q ranks, each link is
 // shared by the q ranks of a domain (as in Eq. 6's steps across domains),
 // and a rank's (p - 1) m / p lines split by where their slice lives:
-//   B_alpha q (q - 1) m / p + B_beta q (p - q) m / p for the folds, and the
-//   same with C for the copy-out.
+//   max(b_alpha, B_alpha q) (q - 1) m / p + max(b_beta, B_beta q) (p - q) m / p
+//   for the folds, and the same with c and C for the copy-out. (Eq. 1's
+//   rule: t threads on a link never move a line faster than one alone; with
+//   q = 1, one rank per domain as on the 2-core EPYC guest, B q alone
+//   charged a line less than one thread's b.)
 // (2 ranks in two domains of the EPYC guest: movement_avoiding measured
 // 1.5-2x faster than dissemination from 32 KiB to 4 MiB, which the
 // one-domain form, charging both ranks' lines to one link, priced at 2x
@@ -274,12 +280,15 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     // congestion for dissemination's steps across domains). One domain:
     // B (p - 1) m and C (p - 1) m.
     const int qq = q.s() > 1 ? q.q() : p;
-    const double near = static_cast<double>(qq) * (qq - 1) * q.m() / p;
-    const double far = static_cast<double>(qq) * (p - qq) * q.m() / p;
-    const double fold = congested_line_cost(q, al, ws) * near + congested_line_cost(q, be, ws) * far;
-    const double copy = congested_copy_line_cost(q, al, ws) * near + congested_copy_line_cost(q, be, ws) * far;
+    const double near = static_cast<double>(qq - 1) * q.m() / p;
+    const double far = static_cast<double>(p - qq) * q.m() / p;
+    const double fold = shared_line_cost(q, al, qq, ws) * near + shared_line_cost(q, be, qq, ws) * far;
+    const double copy = shared_copy_line_cost(q, al, qq, ws) * near + shared_copy_line_cost(q, be, qq, ws) * far;
+    // The first visit: each rank copies its own slice of its input into the
+    // result (m / p lines within its own cache), a step of every chain.
+    const double first = copy_line_cost(q, al, ws) * q.m() / p;
     // A rank reaches every other rank's arguments (the slices' homes) once.
-    return rounds * p * busy_a(q, al, p) + fold + al.a + copy * nt_factor(q, ws) + peer_args_cost(q, p - 1);
+    return rounds * p * busy_a(q, al, p) + first + fold + al.a + copy * nt_factor(q, ws) + peer_args_cost(q, p - 1);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {

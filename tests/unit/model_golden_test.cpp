@@ -15,16 +15,19 @@
 //  - Allreduce, m lines: inline = a + m max(b, 2B) = 200 + 6m; dissemination
 //    = (a + 2Bm) + a (closing) = 400 + 6m; so inline wins wherever it
 //    applies (up to 4 KiB = 64 lines). Above, movement_avoiding = R p a
-//    + B m (p-1) (the slice a rank owns is its own) + a + C m = 200 + 400R
-//    + 4.5m (R rounds of 512 KiB) against tiled = 2a + 2B m (1/2) (Eq. 8,
+//    + c m/2 (the first visit: a rank's own slice copied into the result)
+//    + max(b, 2B) m/2 (folds) + a + max(c, 2C) m/2 (copy-out) = 200 + 400R
+//    + 6m (R rounds of 512 KiB) never catches dissemination in cache
+//    (these parameters have no third-buffer cost r: dissemination's steps
+//    are charged b); against tiled = 2a + 2B m (1/2) (Eq. 8,
 //    own tile local) + (a + c m) (one-stage Eq. 4, its one reader alone
-//    uncongested: max(c, C t) with t = 1) + a/2 = 700 + 6m:
-//    movement_avoiding (R = 1 at 32 KiB and 256 KiB, 4 at 2 MiB); it
-//    overtakes dissemination from m = 133 lines. At 16 MiB
-//    the working set 2pm = 64 MiB spills the 32 MiB cache: tiled pays
-//    B_mem + c_mem = 16 per line, movement_avoiding B_mem + C_mem nt =
-//    8 + 5 (6/8) = 11.75 (non-temporal copy-out) plus 32 rounds' 400 ns,
-//    so movement_avoiding again; tree =
+//    uncongested: max(c, C t) with t = 1) + a/2 = 700 + 6m: dissemination
+//    from 4 KiB to 2 MiB (R = 1 at 32 KiB and 256 KiB, 4 at 2 MiB). At
+//    16 MiB the working set 2pm = 64 MiB spills the 32 MiB cache:
+//    dissemination pays max(b_mem, 2 B_mem) = 16 per line, tiled B_mem +
+//    c_mem = 16, movement_avoiding c_mem/2 + max(b_mem, 2 B_mem)/2 +
+//    max(c_mem, 2 C_mem)/2 nt = 4 + 8 + 5 (6/8) = 15.75 (non-temporal
+//    copy-out) plus 32 rounds' 400 ns, so movement_avoiding; tree =
 //    (a + bm) + (a + cm) + a/2 = 500 + 9m never catches up.
 //  - Reduce_scatter_block: direct = 2a + B p (p+1) m/p = 400 + 4.5m equals
 //    tiled's (the first fold takes two inputs), and the table's order
@@ -144,7 +147,7 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "inline inline inline dissemination movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
+        {"allreduce", "inline inline inline dissemination dissemination dissemination dissemination movement_avoiding"},
         {"allreduce(non-commutative)", "inline inline inline tree tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
@@ -188,7 +191,7 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree movement_avoiding movement_avoiding movement_avoiding"},
+        {"allreduce", "hierarchical reduce_bcast reduce_bcast tree tree tiled movement_avoiding movement_avoiding"},
         {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tree tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
@@ -401,12 +404,22 @@ TEST_CASE("movement_avoiding across cache domains: each domain's link carries it
               predicted(CollKind::allreduce, params, machine(1, 16), 32768, "movement_avoiding") ==
           doctest::Approx((51.75 - 67.5) * m));
     // Two ranks in two domains, with a beta as cheap as alpha: each rank's
-    // m / 2 lines on a link of its own, half of one domain's (3 + 1.5) m.
+    // m / 2 lines on a link of its own, which one thread alone crosses at
+    // b and c (6 and 3 per line), not B and C (Eq. 1: t threads never move
+    // a line faster than one); in one domain the two share the link at
+    // max(b, 2B) = 6 and max(c, 2C) = 3: the same.
     ModelParams flat = params;
     flat.beta = flat.alpha;
     CHECK(predicted(CollKind::allreduce, flat, machine(2, 1), 32768, "movement_avoiding") -
               predicted(CollKind::allreduce, flat, machine(1, 2), 32768, "movement_avoiding") ==
-          doctest::Approx(-4.5 * m / 2));
+          doctest::Approx(0));
+    // With a B over b / 2, two ranks sharing one link pay 2B = 8 per line,
+    // each alone on its own link b = 6: (b - 2B) m / 2 on the folds.
+    ModelParams shared = flat;
+    shared.alpha.B = shared.beta.B = 4;
+    CHECK(predicted(CollKind::allreduce, shared, machine(2, 1), 32768, "movement_avoiding") -
+              predicted(CollKind::allreduce, shared, machine(1, 2), 32768, "movement_avoiding") ==
+          doctest::Approx((6 - 8) * m / 2));
 }
 
 TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per distinct peer on its path") {
