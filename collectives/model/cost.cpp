@@ -179,8 +179,11 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
     const LinkCost& al = c.params.alpha;
     // Eq. 8, with the (q-1)/q of each thread's m lines that come from other
-    // threads' inputs: its tile of its own input is in its own cache.
-    const double intra = q > 1 ? al.a * q + congested_line_cost(c, al, ws) * m * q * (q - 1) / q : 0.0;
+    // threads' inputs: its tile of its own input is in its own cache. Of a
+    // tile's q - 1 folds the first reduces two inputs into the result, a
+    // third buffer (reduce_staggered): R for it, B for the others.
+    const double folds = congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws);
+    const double intra = q > 1 ? al.a * q + folds * m * q / q : 0.0;
     const double inter = s > 1 ? (c.params.beta.a + congested_line_cost(c, c.params.beta, ws) * m) * ceil_log2(s) : 0.0;
     return intra + inter;  // Eq. 10
 }

@@ -171,8 +171,9 @@ DisseminationSteps li_dissemination_steps(int p, int q, int s) noexcept;
 double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::size_t ws) noexcept;
 // Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
-// tile of its own input is in its own cache). busy_source_excess is the
-// caller's to add (allreduce/tiled.cpp).
+// tile of its own input is in its own cache), the first of each tile's
+// q - 1 folds at R (into a third buffer, the result), the others at B.
+// busy_source_excess is the caller's to add (allreduce/tiled.cpp).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 
 }  // namespace hmpi::coll

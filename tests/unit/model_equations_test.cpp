@@ -114,6 +114,9 @@ TEST_CASE("steps that reduce into a third buffer are charged r, R where the prof
     // Eq. 6 with every step into a third buffer: p = 8, q = 4, s = 2:
     // (a_a + R_a q m) log2 q + (a_b + R_b q m) log2 s.
     CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 20) * 2 + (300 + 52) * 1));
+    // Eq. 10: each tile's first fold at R_a, the other q - 2 at B_a:
+    // a_a q + (R_a + (q-2) B_a) m + (a_b + B_b m) ceil(log2 s).
+    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + (5 + 2 * 4) * 10 + (300 + 10 * 10)));
     // The accumulating steps keep b, B.
     CHECK(congested_step_cost(q, p.alpha, 10, 3, in) == doctest::Approx(100 + 4 * 3 * 10));
     CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
