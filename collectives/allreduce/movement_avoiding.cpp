@@ -277,8 +277,9 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     // Each rank's (p - 1) m / p moved lines, folds and copies alike: those of
     // the q - 1 slices homed in its cache domain over alpha, the p - q others
     // over beta, each link shared by the q ranks of a domain (Eq. 6's
-    // congestion for dissemination's steps across domains). One domain:
-    // B (p - 1) m and C (p - 1) m.
+    // congestion for dissemination's steps across domains), never faster
+    // per line than one thread alone. One domain: max(b, B p) (p - 1) m / p
+    // and max(c, C p) (p - 1) m / p.
     const int qq = q.s() > 1 ? q.q() : p;
     const double near = static_cast<double>(qq - 1) * q.m() / p;
     const double far = static_cast<double>(p - qq) * q.m() / p;

@@ -182,8 +182,9 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
     // threads' inputs: its tile of its own input is in its own cache. Of a
     // tile's q - 1 folds the first reduces two inputs into the result, a
     // third buffer (reduce_staggered): R for it, B for the others.
-    const double folds = congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws);
-    const double intra = q > 1 ? al.a * q + folds * m * q / q : 0.0;
+    const double intra =
+        q > 1 ? al.a * q + (congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
+              : 0.0;
     const double inter = s > 1 ? (c.params.beta.a + congested_line_cost(c, c.params.beta, ws) * m) * ceil_log2(s) : 0.0;
     return intra + inter;  // Eq. 10
 }

@@ -32,8 +32,9 @@ namespace hmpi::coll {
 // what broadcasts, gathers and copy-outs do), which moves a line for less.
 // HMPI's extension of the paper's model, measured by hmpi-calibrate. On the
 // 2-core EPYC guest a reduction into a third buffer cost 1.4-1.9x the
-// accumulating one at 256 KiB-16 MiB (docs/model.md, "Reducing into a
-// third buffer").
+// accumulating one at 256 KiB-16 MiB (a standalone kernel); on the 2-core
+// Xeon hmpi-calibrate gave R/B 1.44-1.61, r_mem/b_mem 1.39-1.48 and r/b
+// 1.0-1.21 (docs/model.md, "Reducing into a third buffer").
 struct LinkCost {
     double a = 0;      // ns per synchronized step
     double b = 0;      // ns per line reduced, one thread alone
