@@ -285,9 +285,9 @@ void measure_pair_mem(const Plan& plan, const LinkPlan& link, double clk, const 
         return;
     }
     std::vector<std::size_t> ml;
-    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2));
+    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, k.buffers));
     progress("%s: beyond the caches, %s, %zu size(s) up to %zu lines (working set %s)", link.name.c_str(), k.doing,
-             ml.size(), ml.back(), mib(2 * ml.back() * kLine).c_str());
+             ml.size(), ml.back(), mib(k.buffers * ml.back() * kLine).c_str());
     const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
     std::vector<double> mrt = pair_round_trips(link.writer, link.reader, ml, mr, k.kernel);
     std::vector<double> per_line;
@@ -360,7 +360,7 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
         return;
     }
     std::vector<std::size_t> ml;
-    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, 2 * t));
+    for (std::size_t ws : plan.mem_ws) ml.push_back(lines_for(ws, k.buffers * t));
     const Rounds mr{std::vector<int>(ml.size(), plan.mem_rounds), plan.mem_rounds, 1e12, true};
     std::vector<double> ms = ring_steps(link.ring, ml, mr, k.kernel);
     std::vector<double> per;

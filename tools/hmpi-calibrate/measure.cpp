@@ -222,12 +222,13 @@ namespace {
 // writer's `write`, its publish to its seeing every reader done (the
 // handoff there, the reads, the handoff back), and, with `time_readers`,
 // the readers' (start, end) pairs (two clock reads inside the round trip,
-// which the handoff time of a pair must not include).
+// which the handoff time of a pair must not include). The writer's buffer
+// has `writer_lines` lines, each reader's own `reader_lines`.
 template <class Write, class Read, class RoundTime>
 std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds,
-                                       std::size_t buffer_lines, bool time_readers, Write write, Read read,
-                                       RoundTime round_time) {
+                                       std::size_t writer_lines, std::size_t reader_lines, bool time_readers,
+                                       Write write, Read read, RoundTime round_time) {
     const std::size_t t = reader_cores.size();
     auto ready = std::make_unique<SingleWriterFlag>();
     std::vector<SingleWriterFlag> done(t);
@@ -239,7 +240,7 @@ std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& 
     std::vector<double> result(lines.size());
     std::thread writer([&] {
         bind(writer_core);
-        Buffer buf(buffer_lines);
+        Buffer buf(writer_lines);
         src.store(buf.data, std::memory_order_release);
         std::uint64_t stamp = 0;
         for (std::size_t s = 0; s < lines.size(); ++s) {
@@ -272,7 +273,7 @@ std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& 
     for (std::size_t j = 0; j < t; ++j)
         readers.emplace_back([&, j] {
             bind(reader_cores[j]);
-            Buffer acc(buffer_lines);
+            Buffer acc(reader_lines);
             double* in = nullptr;
             while (!(in = src.load(std::memory_order_acquire))) cpu_relax();
             std::uint64_t stamp = 0;
@@ -302,7 +303,7 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
     // by the reader as it allocates it, so in its cache) after its output.
     const bool three = kernel == Kernel::reduce3;
     return writer_and_readers(
-        writer_core, {reader_core}, lines, rounds, three ? 2 * max_lines : max_lines, false, write_lines,
+        writer_core, {reader_core}, lines, rounds, max_lines, three ? 2 * max_lines : max_lines, false, write_lines,
         [kernel, max_lines](std::size_t, const double* in, double* acc, std::size_t n) {
             if (n) run_kernel(kernel, in, acc, n, acc + max_lines * kDoublesPerLine);
         },
@@ -416,7 +417,7 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
         drain_stores();
     };
     return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, max_lines, false, write,
+        writer_core, reader_cores, lines, rounds, max_lines, max_lines, false, write,
         [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
         [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return write_ns;
@@ -428,7 +429,7 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
     const std::size_t t = reader_cores.size();
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     return writer_and_readers(
-        source_core, reader_cores, lines, rounds, max_lines * t, true,
+        source_core, reader_cores, lines, rounds, max_lines * t, max_lines, true,
         [t](double* p, std::size_t n, double v) { write_lines(p, n * t, v); },
         [](std::size_t j, const double* in, double* acc, std::size_t n) { copy_lines(in + j * n * kDoublesPerLine, acc, n); },
         [](double, double, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& end) {
@@ -466,7 +467,7 @@ std::vector<double> args_chase_round_trips(int writer_core, int reader_core, con
         slot->record.store(record.get(), std::memory_order_relaxed);  // the publish that follows releases it
     };
     return writer_and_readers(
-        writer_core, {reader_core}, lines, rounds, max_lines, false, write,
+        writer_core, {reader_core}, lines, rounds, max_lines, max_lines, false, write,
         [&](std::size_t, const double* in, double* acc, std::size_t n) {
             if (chase) {
                 const Record* r = slot->record.load(std::memory_order_acquire);
