@@ -189,7 +189,12 @@ int run_collective(Rank& self, Comm& comm, const CollCall& call) {
     CollTask run = enter(me, ctx, slot).run(ctx);
     const bool finished = run.step();
     mark_started(self, me, seq);
-    if (!finished) wait_until(self, [&] { return run.step(); });
+    // The clock of spinning, yielding and parking restarts at every wait
+    // the algorithm gets past: only a wait that lasts HMPI_SPIN_US parks.
+    std::uint32_t seen = run.advanced();
+    if (!finished)
+        wait_until(self, [&] { return run.step(); },
+                   [&] { return run.advanced() != seen ? (seen = run.advanced(), true) : false; });
     const int rc = run.result();
     release(self, shared, me, comm.rank, slot, seq);
     return rc;

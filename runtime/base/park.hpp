@@ -88,6 +88,12 @@ public:
     enum class Step { spin, yield, park };
     Backoff(std::uint64_t spin_ns, std::uint64_t yield_ns) noexcept : spin_ns_(spin_ns), yield_ns_(yield_ns) {}
     Step next() noexcept;
+    // The wait starts over (back to spinning): the work waited on advanced.
+    void restart() noexcept {
+        start_ = 0;
+        polls_ = 0;
+        phase_ = Step::spin;
+    }
     std::uint32_t polls() const noexcept { return polls_; }
 
 private:

@@ -31,3 +31,14 @@ TEST_CASE("backoff moves from spinning to yielding to parking") {
     for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
     CHECK(s == Backoff::Step::park);
 }
+
+TEST_CASE("a restarted backoff spins again, then parks again") {
+    Backoff b(0, 0);
+    Backoff::Step s = Backoff::Step::spin;
+    for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
+    REQUIRE(s == Backoff::Step::park);
+    b.restart();
+    CHECK(b.next() == Backoff::Step::spin);
+    for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
+    CHECK(s == Backoff::Step::park);
+}
