@@ -301,7 +301,7 @@ double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
     const double m = q.m(), Ba = congested_line_cost(q, al, ws), Bb = congested_line_cost(q, be, ws);
     const double Ca = congested_copy_line_cost(q, al, ws), Cb = congested_copy_line_cost(q, be, ws);
     return qq * busy_a(q, al, p) + Ba * qq * m + be.a + Bb * s * m + al.a +
-           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws) + peer_args_cost(q, p - 1);
+           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws) + peer_args_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

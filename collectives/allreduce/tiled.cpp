@@ -178,11 +178,11 @@ double allreduce_tiled_cost(const CostQuery& q) {
     bool two_stage = false;
     const double bcast = li_bcast(q, qq, q.s(), m, ws, &two_stage);
     // Each rank reads the arguments of its domain's other ranks (a tile of
-    // each input), the domains' tree its children's, the broadcast's readers
-    // the root's (and, two-stage, their leader's).
-    const double reads = (qq - 1) + ceil_log2(q.s()) + (two_stage ? 2 : 1);
+    // each input, in one loop), then the domains' tree its children's, the
+    // broadcast's readers the root's (and, two-stage, their leader's).
+    const double later_reads = ceil_log2(q.s()) + (two_stage ? 2 : 1);
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
-           peer_args_cost(q, reads) + q.params.alpha.a / q.p();
+           peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
 }
 
 }  // namespace hmpi::coll

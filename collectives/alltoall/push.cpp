@@ -70,7 +70,7 @@ double alltoall_push_cost(const CostQuery& q) {
     const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp).
     return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + q.params.alpha.a +
-           all_poll_excess(q, q.p()) + peer_args_cost(q, q.p() - 1);
+           all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
 }
 
 }  // namespace hmpi::coll

@@ -45,6 +45,11 @@ double busy_excess(const CostQuery& c, int t) noexcept {
 
 double peer_args_cost(const CostQuery& c, double peers) noexcept { return c.params.peer_args * peers; }
 
+double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept {
+    if (peers <= 1 || c.params.poll_line <= 0 || c.params.peer_args <= 0) return peer_args_cost(c, peers);
+    return c.params.peer_args + c.params.poll_line * (peers - 1);
+}
+
 double all_poll_excess(const CostQuery& c, int t) noexcept {
     return t >= 2 ? c.params.step_overhead + c.params.poll_line * (t - 2) : 0.0;
 }

@@ -137,6 +137,12 @@ double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t 
 // the inline algorithms, which read flag payloads and inline areas at fixed
 // places, do not.
 double peer_args_cost(const CostQuery& c, double peers) noexcept;
+// The same for `peers` distinct peers reached in one loop, none waiting on
+// another (a rank sweeping every other rank's buffer): where the profile
+// also has poll_line, the first costs peer_args and each further one
+// poll_line, their misses overlapping as a flat barrier's flag lines do
+// (docs/model.md, "Many peers in one loop"); peer_args each otherwise.
+double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept;
 
 // What a synchronized step of HMPI's costs beyond its link's a when t >= 2
 // ranks take steps at the same time: step_overhead + busy_step (t - 2)

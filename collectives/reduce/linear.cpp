@@ -50,7 +50,7 @@ double reduce_linear_cost(const CostQuery& q) {
     const double folds = (q.q() - 1) * line_cost(q, q.params.alpha, ws) +
                          (q.p() - q.q()) * line_cost(q, q.params.beta, ws) - line_cost(q, first, ws) +
                          reduce3_line_cost(q, first, ws);
-    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_cost(q, q.p() - 1) + folds * q.m();
+    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_sweep_cost(q, q.p() - 1) + folds * q.m();
 }
 
 }  // namespace hmpi::coll

@@ -55,7 +55,7 @@ double reduce_tiled_cost(const CostQuery& q) {
         congested_line_cost(q, q.params.alpha, ws) * qq + fold_sweep_excess(q, q.p(), q.p() - 1, ws);
     // Every rank reads every other rank's arguments (its slice of each input).
     double t = 2 * (q.params.alpha.a + all_poll_excess(q, q.p())) + per_line * m * (qq - 1) / p +
-               peer_args_cost(q, p - 1);
+               peer_args_sweep_cost(q, p - 1);
     if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
     return t;
 }

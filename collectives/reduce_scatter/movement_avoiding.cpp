@@ -88,7 +88,7 @@ double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return p * busy_a(q, q.params.alpha, p) + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb +
-           peer_args_cost(q, p - 1);
+           peer_args_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -67,7 +67,7 @@ double reduce_scatter_tiled_cost(const CostQuery& q) {
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return 2 * (q.params.alpha.a + all_poll_excess(q, p)) + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb +
-           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_cost(q, p - 1);
+           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -48,7 +48,7 @@ double scatter_push_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // The root reads every other rank's arguments, one after another.
-    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + peer_args_cost(q, q.p() - 1) +
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + peer_args_sweep_cost(q, q.p() - 1) +
            2 * q.params.alpha.a;
 }
 

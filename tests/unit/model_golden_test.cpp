@@ -512,3 +512,36 @@ TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per 
               predicted(CollKind::bcast, off, sockets, 512, "two_stage") ==
           doctest::Approx(2 * on.peer_args));
 }
+
+TEST_CASE("peer_args with poll_line: of peers swept in one loop the first costs peer_args, each further one poll_line") {
+    ModelParams polled = made_up_params(), reached = made_up_params();
+    polled.poll_line = 40;
+    reached.poll_line = 40;
+    reached.peer_args = 1000;
+    const CommTopology sixteen = machine(1, 16);
+    // Tiled Reduce sweeps 15 peers in one loop.
+    CHECK(predicted(CollKind::reduce, reached, sixteen, 4096, "tiled") -
+              predicted(CollKind::reduce, polled, sixteen, 4096, "tiled") ==
+          doctest::Approx(1000 + 14 * 40.0));
+    // One peer: peer_args alone.
+    CHECK(predicted(CollKind::bcast, reached, sixteen, 4096, "one_stage") -
+              predicted(CollKind::bcast, polled, sixteen, 4096, "one_stage") ==
+          doctest::Approx(1000));
+    // Without poll_line every peer costs peer_args (the test above).
+    ModelParams unpolled = made_up_params();
+    unpolled.peer_args = 1000;
+    CHECK(peer_args_sweep_cost(CostQuery{unpolled, sixteen, CollKind::reduce, 4096, true}, 15) ==
+          doctest::Approx(15000));
+    CHECK(peer_args_sweep_cost(CostQuery{reached, sixteen, CollKind::reduce, 4096, true}, 15) ==
+          doctest::Approx(1000 + 14 * 40.0));
+    // Peers reached one per step (a dissemination round, a chain's link)
+    // cost peer_args each, poll_line or not.
+    CHECK(peer_args_cost(CostQuery{reached, sixteen, CollKind::reduce, 4096, true}, 4) == doctest::Approx(4000));
+    CHECK(predicted(CollKind::allreduce, reached, sixteen, 4096, "dissemination") -
+              predicted(CollKind::allreduce, polled, sixteen, 4096, "dissemination") ==
+          doctest::Approx(4000));
+    // Tiled Allreduce: its domain's 15 inputs in one loop, then the root's.
+    CHECK(predicted(CollKind::allreduce, reached, sixteen, 4096, "tiled") -
+              predicted(CollKind::allreduce, polled, sixteen, 4096, "tiled") ==
+          doctest::Approx(1000 + 14 * 40.0 + 1000));
+}
