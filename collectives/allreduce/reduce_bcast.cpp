@@ -44,9 +44,9 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
     const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
                                             (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
     // The root reads every other rank's arguments, then they read the root's.
-    return q.p() > 1 ? fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_sweep_cost(q, q.p() - 1) + peer_args_cost(q, 1) +
-                           q.params.alpha.a / q.p()
-                     : 0.0;
+    if (q.p() <= 1) return 0.0;
+    return fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_sweep_cost(q, q.p() - 1) +
+           peer_args_cost(q, 1) + q.params.alpha.a / q.p();
 }
 
 }  // namespace hmpi::coll

@@ -192,9 +192,11 @@ int run_collective(Rank& self, Comm& comm, const CollCall& call) {
     // The clock of spinning, yielding and parking restarts at every wait
     // the algorithm gets past: only a wait that lasts HMPI_SPIN_US parks.
     std::uint32_t seen = run.advanced();
-    if (!finished)
-        wait_until(self, [&] { return run.step(); },
-                   [&] { return run.advanced() != seen ? (seen = run.advanced(), true) : false; });
+    auto advanced = [&] {
+        const std::uint32_t before = std::exchange(seen, run.advanced());
+        return before != seen;
+    };
+    if (!finished) wait_until(self, [&] { return run.step(); }, advanced);
     const int rc = run.result();
     release(self, shared, me, comm.rank, slot, seq);
     return rc;

@@ -51,7 +51,8 @@ double reduce_scatter_then_scatter_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(p + 1) * q.bytes;
     // The root reads every other rank's arguments (their inputs, then their
     // receive buffers: the second time from its cache).
-    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m() + peer_args_sweep_cost(q, p - 1);
+    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m() +
+           peer_args_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll
