@@ -103,8 +103,17 @@ CollTask collective_task(Rank& self, Comm& comm, const CollCall& call, CollShare
     const bool finished = run.step();  // up to its first suspension
     mark_started(self, me, seq);
     if (!finished) {
+        // The algorithm's waits got past count as this task's
+        // (CollectiveOp::advances): MPI_Wait's clock restarts at each.
+        std::uint32_t seen = run.advanced();
         co_await std::suspend_always{};
-        while (!run.step()) co_await std::suspend_always{};
+        while (!run.step()) {
+            if (run.advanced() != seen) {
+                seen = run.advanced();
+                co_await NoteAdvance{};
+            }
+            co_await std::suspend_always{};
+        }
     }
     const int rc = run.result();
     release(self, shared, me, comm.rank, slot, seq);
@@ -143,6 +152,7 @@ public:
         error = task_.result();
         return true;
     }
+    std::uint32_t advances() const noexcept override { return task_.advanced(); }
 
 private:
     template <class OnType, class OnOp>

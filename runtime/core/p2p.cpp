@@ -158,9 +158,13 @@ void advance_async(Rank& self) {
         if (!self.async_lock.try_lock()) return;
     }
     auto& ops = self.async_active;
+    bool advanced = false;
     for (std::size_t i = 0; i < ops.size();) {
         Request* r = ops[i];
-        if (r->async->advance(self)) {
+        const std::uint32_t before = r->async->advances();
+        const bool done = r->async->advance(self);
+        if (done || r->async->advances() != before) advanced = true;
+        if (done) {
             ops[i] = ops.back();
             ops.pop_back();
             self.async_count.fetch_sub(1, std::memory_order_relaxed);
@@ -170,6 +174,10 @@ void advance_async(Rank& self) {
             ++i;
         }
     }
+    // One writer at a time (async_lock): no read-modify-write needed.
+    if (advanced)
+        self.async_advances.store(self.async_advances.load(std::memory_order_relaxed) + 1,
+                                  std::memory_order_relaxed);
     if (self.multithreaded) self.async_lock.unlock();
 }
 

@@ -64,16 +64,21 @@ bool detached_sends_idle(Rank& self);
 // call has run. (A 4 MiB Allreduce on 16 ranks passes hundreds of quick
 // flag waits in ~1 ms; timed from its start, it parked after HMPI_SPIN_US
 // at every later wait and took 3-5x longer: docs/performance-collectives.md,
-// stop 25.)
+// stop 25.) The rank's async operations (nonblocking collectives waited on
+// with MPI_Wait, or pending while the rank waits for anything else) restart
+// it the same way, through Rank::async_advances.
 template <class Done, class Advanced>
 void wait_until(Rank& self, Done&& done, Advanced&& advanced) {
     if (done()) return;
     const Job& j = job();
     Backoff backoff(j.spin_ns, j.yield_ns);
+    std::uint32_t async_seen = self.async_advances.load(std::memory_order_relaxed);
     for (;;) {
         bool progressed = progress(self);
         if (done()) return;
-        if (advanced()) backoff.restart();
+        const std::uint32_t async_now = self.async_advances.load(std::memory_order_relaxed);
+        if (advanced() || async_now != async_seen) backoff.restart();
+        async_seen = async_now;
         switch (backoff.next()) {
             case Backoff::Step::spin:
                 if (backoff.polls() > 256) cpu_relax();

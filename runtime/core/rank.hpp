@@ -76,6 +76,12 @@ struct Rank {
     SpinLock async_lock;
     // async_active.size(), readable without the lock (progress's quick test).
     std::atomic<std::uint32_t> async_count{0};
+    // Bumped (under async_lock) whenever an async operation completes or
+    // gets past one of its waits (AsyncOp::advances): a waiting thread
+    // restarts its spin, yield and park clock on a change, so a long
+    // nonblocking collective does not park at every wait once it has run
+    // for HMPI_SPIN_US.
+    std::atomic<std::uint32_t> async_advances{0};
     BsendBuffer bsend;
 
     // ---- Lifecycle and introspection (read by the timeout dump and crash handler).

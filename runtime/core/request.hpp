@@ -47,6 +47,11 @@ struct AsyncOp {
     virtual ~AsyncOp() = default;
     // Makes what progress it can; true once the operation is complete.
     virtual bool advance(Rank& self) = 0;
+    // How many of its internal waits it has got past so far, if it counts
+    // them (a nonblocking collective's flag waits): progress() turns a
+    // change into Rank::async_advances, which restarts the spin, yield and
+    // park clock of whoever waits (wait_until, core/p2p.hpp).
+    virtual std::uint32_t advances() const noexcept { return 0; }
     // The operation's outcome, an MPI error class, read once advance() has
     // returned true; it becomes the request's status error.
     int error = MPI_SUCCESS;

@@ -3,6 +3,9 @@
 // would wait for a message that may never come (a hang seen under load).
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+
+#include <cstdint>
 #include <memory>
 
 #include "core/p2p.hpp"
@@ -53,4 +56,40 @@ TEST_CASE("wait_until never calls done() again after it succeeded, whichever pha
         CHECK(succeeded);
         CHECK(calls_after_success == 0);
     }
+}
+
+namespace {
+
+// An async operation that gets past one of its internal waits every time it
+// is advanced and completes after `steps` of them, like a long nonblocking
+// collective whose every flag wait is short.
+struct SteppingOp final : AsyncOp {
+    explicit SteppingOp(std::uint32_t steps) : steps_(steps) {}
+    bool advance(Rank&) override { return ++passed_ >= steps_; }
+    std::uint32_t advances() const noexcept override { return passed_; }
+    std::uint32_t steps_, passed_ = 0;
+};
+
+long voluntary_switches() {
+    rusage u{};
+    getrusage(RUSAGE_THREAD, &u);
+    return u.ru_nvcsw;
+}
+
+}  // namespace
+
+TEST_CASE("a wait on an async operation that keeps advancing never parks") {
+    // The job parks as soon as a wait has polled 64 times (no spin, no yield
+    // time): only the restart on Rank::async_advances keeps this wait
+    // spinning. A parked wait here sleeps until the 50 ms re-check (nobody
+    // rings), a voluntary context switch each time; without the restart it
+    // would park at about every second step after the 64th.
+    OneRankJob j;
+    Request req;
+    const long before = voluntary_switches();
+    start_async(j.rank(), req, std::make_unique<SteppingOp>(200));
+    wait_request(j.rank(), req);
+    const long switches = voluntary_switches() - before;
+    CHECK(req.complete());
+    CHECK(switches < 5);
 }
