@@ -14,7 +14,8 @@
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull the p - 1 other
 // blocks, q - 1 within the cache domain, p - q across:
-//   T = a + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
+//   T = a + Y(p) + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 #include <limits>
 
 #include "collectives/allgather/allgather.hpp"
@@ -56,7 +57,7 @@ double allgather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_cost(q, q.bytes) + inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+    return inline_copy_in_cost(q, q.bytes) + inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -24,7 +24,9 @@
 //   down = max_l (f_l - 1) * B_l * m        (concurrent readers of one leader; levels overlap)
 //   fill = sum_l 2 * (a_l + b_l * k)        (the first chunk's way up and down)
 //   sync = N * a_alpha
-// Tiny vectors: 2 * sum_l a_l.
+//   wait = sum_l (all_poll_excess(f_l) + busy_excess(f_l))   (HMPI's flag waits: the leader's
+//          for its f_l - 1 members, the level's step down; docs/model.md, stop 26)
+// Tiny vectors: 2 * sum_l a_l + wait.
 //
 // MPI_IN_PLACE: a leaf's input is its receive buffer, which it overwrites
 // chunk by chunk only after its parent has published the final chunk
@@ -165,10 +167,16 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
     const std::size_t L = q.topo.levels.size();
     if (q.p() <= 1) return q.params.alpha.a;
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
+    // A level's step up: its leader waits for the flags of all f - 1
+    // members at once (the flat barrier's wait, all_poll_excess); its step
+    // down: f ranks step at once (busy_excess). HMPI's costs beyond a.
+    auto level_excess = [&](int f) { return all_poll_excess(q, f) + busy_excess(q, f); };
     if (q.bytes <= knobs::kFlagPayloadBytes) {
         double t = 0;
-        for (std::size_t l = 0; l < L; ++l)
-            if (XhcTree::fan(q.topo, l) > 1) t += 2 * link_of_level(q, l).a;
+        for (std::size_t l = 0; l < L; ++l) {
+            const int f = XhcTree::fan(q.topo, l);
+            if (f > 1) t += 2 * link_of_level(q, l).a + level_excess(f);
+        }
         return t;
     }
     const double m = q.m();
@@ -181,7 +189,7 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
         const LinkCost& lk = link_of_level(q, l);
         up += (f - 1) * line_cost(q, lk, ws) * m;
         down = std::max(down, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
-        fill += 2 * (lk.a + line_cost(q, lk, ws) * k);
+        fill += 2 * (lk.a + line_cost(q, lk, ws) * k) + level_excess(f);
         // A level's leader reads its f - 1 members' arguments on the way up,
         // each member its leader's on the way down.
         fill += peer_args_cost(q, f);

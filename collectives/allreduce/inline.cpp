@@ -16,7 +16,8 @@
 // all p ranks at once pull the other p - 1 vectors, q - 1 of them within
 // the cache domain and p - q across (the reduction of a pulled line is part
 // of b and B as calibrated):
-//   T = a + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+//   T = a + Y(p) + (q-1) m max(b_a, B_a p) + (p-q) m max(b_b, B_b p)
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 #include <limits>
 
 #include "collectives/allreduce/allreduce.hpp"
@@ -49,7 +50,7 @@ double allreduce_inline_cost(const CostQuery& q) {
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
     return inline_copy_in_cost(q, q.bytes) +
-           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
 }
 
 }  // namespace hmpi::coll

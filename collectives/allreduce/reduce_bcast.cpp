@@ -8,6 +8,9 @@
 // domains alone, one step, then every rank copies at once (Eq. 4's
 // one-stage broadcast):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
+//       + all_poll_excess(p) (1 + 1/p) + busy_excess(p)
+// (the last terms HMPI's flag waits: rank 0's for every arrival and, alone,
+// for every acknowledgement; the copies' step of all p ranks)
 // (working set 2 p m: inputs and receive buffers; the last term: rank 0 alone waits for the
 // copies' acknowledgements, and predictions are the mean over ranks). The simple form for small p; tree.cpp and
 // tiled.cpp spread the work.
@@ -45,8 +48,12 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
                                             (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
     // The root reads every other rank's arguments, then they read the root's.
     if (q.p() <= 1) return 0.0;
+    // HMPI's costs beyond a: rank 0 waits for every arrival at once (the
+    // flat barrier's wait), then all ranks step at once for the copies,
+    // and rank 0 alone waits for every acknowledgement.
+    const double waits = all_poll_excess(q, q.p()) * (1.0 + 1.0 / q.p()) + busy_excess(q, q.p());
     return fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_sweep_cost(q, q.p() - 1) +
-           peer_args_cost(q, 1) + q.params.alpha.a / q.p();
+           peer_args_cost(q, 1) + q.params.alpha.a / q.p() + waits;
 }
 
 }  // namespace hmpi::coll

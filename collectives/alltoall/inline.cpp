@@ -15,7 +15,8 @@
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull one block from
 // each of the p - 1 others:
-//   T = a + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
+//   T = a + Y(p) + (q-1) m max(c_a, C_a p) + (p-q) m max(c_b, C_b p)   (copy costs)
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 #include <limits>
 
 #include "collectives/alltoall/alltoall.hpp"
@@ -64,7 +65,7 @@ double alltoall_inline_cost(const CostQuery& q) {
     const double m = q.m();
     const std::size_t ws = 2 * static_cast<std::size_t>(p) * static_cast<std::size_t>(p) * q.bytes;
     return inline_copy_in_cost(q, q.bytes * static_cast<std::size_t>(p)) +
-           inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws);
+           inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -19,7 +19,8 @@
 //
 // Cost (our formula; inline.hpp), the mean over ranks: the root leaves
 // after its copy-in; the p - 1 readers pull the m lines at once:
-//   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
+//   T = (p-1)/p (busy_a(p) + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
+// (busy_a(p) = a + busy_excess(p): a step all p ranks take; inline.hpp)
 // +infinity above inline_capacity(p).
 #include <limits>
 
@@ -52,7 +53,7 @@ double bcast_inline_cost(const CostQuery& q) {
     const double m = q.m();
     const bool across = q.s() > 1;
     return inline_copy_in_cost(q, q.bytes) +
-           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, q.bytes));
+           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, q.bytes, 1));
 }
 
 }  // namespace hmpi::coll

@@ -197,12 +197,19 @@ inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, Lin
 }
 // One reader's time in a synchronized step in which `t` readers (at once)
 // each pull m_near lines from peers in their cache domain and m_far lines
-// from peers across domains: the flag handoff (a, across domains when there
-// are several) and the lines.
+// from peers across domains, having waited for the flags of `writers`
+// ranks: the flag handoff (a, across domains when there are several),
+// HMPI's costs of the wait beyond it, and the lines. A wait for several
+// writers' flags at once is the flat barrier's wait, all_poll_excess(w + 1);
+// p - 1 readers of one writer take a step of all p ranks, busy_excess(p)
+// (cost.hpp; docs/model.md, "Flag waits of the inline, hierarchical and
+// reduce_bcast Allreduce": without them inline Allreduce at 16 ranks was
+// predicted 0.38 us against 1.32 measured).
 inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, double m_far, int t,
-                               std::size_t ws) noexcept {
+                               std::size_t ws, int writers) noexcept {
     const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
-    return a + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
+    const double wait = writers > 1 ? all_poll_excess(q, writers + 1) : busy_excess(q, q.p());
+    return a + wait + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
            m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
 }
 // A writer's copy-in of `bytes` into its inline area. The previous call's

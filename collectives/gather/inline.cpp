@@ -14,7 +14,8 @@
 // Cost (our formula; inline.hpp), the mean over ranks: senders leave after
 // their copy-in; the root alone pulls p - 1 blocks of m lines, q - 1 from
 // its cache domain, p - q across:
-//   T = (a + (q-1) c_a m + (p-q) c_b m) / p   (copy costs)
+//   T = (a + Y(p) + (q-1) c_a m + (p-q) c_b m) / p   (copy costs)
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 #include <limits>
 
 #include "collectives/framework/blocks.hpp"
@@ -58,7 +59,7 @@ double gather_inline_cost(const CostQuery& q) {
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
     return inline_copy_in_cost(q, q.bytes) +
-           mean_over_ranks(q, 1, inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, 1, ws));
+           mean_over_ranks(q, 1, inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, 1, ws, p - 1));
 }
 
 }  // namespace hmpi::coll

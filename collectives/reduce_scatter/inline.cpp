@@ -14,7 +14,8 @@
 //
 // Cost (our formula; inline.hpp): all p ranks at once pull their block
 // (m/p lines) from the p - 1 others:
-//   T = a + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
+//   T = a + Y(p) + (q-1) m/p max(b_a, B_a p) + (p-q) m/p max(b_b, B_b p)
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -55,7 +56,7 @@ double reduce_scatter_inline_cost(const CostQuery& q) {
     const double m = q.m(), mb = std::ceil(m / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
     return inline_copy_in_cost(q, q.bytes) +
-           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws);
+           inline_read_cost(q, LineOp::reduce, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws, p - 1);
 }
 
 }  // namespace hmpi::coll

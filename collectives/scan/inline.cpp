@@ -15,7 +15,8 @@
 // vectors below it, p/2 on average over the p - 1 readers, their shares
 // within and across cache domains as for the whole communicator, all ranks
 // at once:
-//   T = (p-1)/p (a + p(q-1)/(2(p-1)) m max(b_a, B_a p) + p(p-q)/(2(p-1)) m max(b_b, B_b p))
+//   T = (p-1)/p (a + Y(ceil(p/2)+1) + p(q-1)/(2(p-1)) m max(b_a, B_a p) + p(p-q)/(2(p-1)) m max(b_b, B_b p))
+// (Y(w) = all_poll_excess(w): HMPI's wait for w ranks' flags at once; inline.hpp)
 // (Up to stop 19 a reader was charged (p-1)/2 vectors, the mean over all p
 // ranks rather than over the readers: half the pull at 2 ranks, where
 // rank 1 pulls rank 0's whole vector.)
@@ -66,7 +67,7 @@ double prefix_inline_cost(const CostQuery& q) {
     const double per = p / 2.0 / (p - 1);
     return inline_copy_in_cost(q, q.bytes) +
            mean_over_ranks(q, p - 1,
-                           inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws));
+                           inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws, (p + 1) / 2));
 }
 
 }  // namespace

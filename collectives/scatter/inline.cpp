@@ -15,7 +15,8 @@
 //
 // Cost (our formula; inline.hpp), the mean over ranks: the root leaves
 // after its copy-in; the p - 1 readers pull their m lines at once:
-//   T = (p-1)/p (a + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
+//   T = (p-1)/p (busy_a(p) + m max(c, C (p-1)))   (copy costs; alpha, or beta across domains)
+// (busy_a(p) = a + busy_excess(p): a step all p ranks take; inline.hpp)
 #include <limits>
 
 #include "collectives/framework/blocks.hpp"
@@ -67,7 +68,7 @@ double scatter_inline_cost(const CostQuery& q) {
     const bool across = q.s() > 1;
     const std::size_t all = q.bytes * static_cast<std::size_t>(p - 1);
     return inline_copy_in_cost(q, all) +
-           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, all));
+           mean_over_ranks(q, p - 1, inline_read_cost(q, LineOp::copy, across ? 0 : m, across ? m : 0, p - 1, all, 1));
 }
 
 }  // namespace hmpi::coll

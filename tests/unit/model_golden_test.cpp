@@ -358,10 +358,54 @@ TEST_CASE("step_overhead: every step busy_a charges pays it, from two ranks on")
     CHECK(predicted(CollKind::allreduce, on, sixteen, 32768, "movement_avoiding") -
               predicted(CollKind::allreduce, off, sixteen, 32768, "movement_avoiding") ==
           doctest::Approx(16 * 150.0));
-    // Tiled (Eq. 8) and the inline step keep the link's a.
-    for (const char* name : {"tiled", "inline"})
-        CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, name) ==
-              doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 4096, name)));
+    // Tiled (Eq. 8) keeps the link's a.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, "tiled") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 4096, "tiled")));
+    // The inline Allreduce's readers wait for all 15 writers at once: the
+    // flat barrier's wait, step_overhead (+ poll_line, 0 here) once.
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 4096, "inline") -
+              predicted(CollKind::allreduce, off, sixteen, 4096, "inline") ==
+          doctest::Approx(150.0));
+}
+
+TEST_CASE("inline and hierarchical waits pay HMPI's step costs") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.step_overhead = 100;
+    on.busy_step = 10;
+    on.poll_line = 40;
+    const CommTopology sixteen = machine(1, 16);
+    const double all_poll = 100 + 40.0 * 14;  // a wait for 15 writers' flags
+    const double busy = 100 + 10.0 * 14;      // a step 16 ranks take at once
+    auto added = [&](CollKind k, std::size_t bytes, const char* name) {
+        return predicted(k, on, sixteen, bytes, name) - predicted(k, off, sixteen, bytes, name);
+    };
+    // Every reader waits for every writer (Allreduce, Allgather, Alltoall,
+    // Reduce_scatter): the flat barrier's wait.
+    CHECK(added(CollKind::allreduce, 64, "inline") == doctest::Approx(all_poll));
+    CHECK(added(CollKind::allgather, 64, "inline") == doctest::Approx(all_poll));
+    CHECK(added(CollKind::alltoall, 64, "inline") == doctest::Approx(all_poll));
+    CHECK(added(CollKind::reduce_scatter_block, 1024, "inline") == doctest::Approx(all_poll));
+    // One reader, the root, waits for 15 writers; the mean over 16 ranks.
+    CHECK(added(CollKind::gather, 64, "inline") == doctest::Approx(all_poll / 16));
+    CHECK(added(CollKind::reduce, 64, "inline") == doctest::Approx(all_poll / 16));
+    // Scan: reader r waits for r writers, 8 on average (a wait of 9 ranks).
+    CHECK(added(CollKind::scan, 64, "inline") == doctest::Approx((100 + 40.0 * 7) * 15 / 16));
+    // 15 readers of one writer (Bcast, Scatter): a step of all 16 ranks.
+    CHECK(added(CollKind::bcast, 64, "inline") == doctest::Approx(busy * 15 / 16));
+    CHECK(added(CollKind::scatter, 2, "inline") == doctest::Approx(busy * 15 / 16));
+    // Hierarchical Allreduce, one level of 16: the leader's wait for its 15
+    // members on the way up, a step of all 16 on the way down; for a tiny
+    // vector (in the flags) and for the first chunk of a larger one.
+    CHECK(added(CollKind::allreduce, 8, "hierarchical") == doctest::Approx(all_poll + busy));
+    CHECK(added(CollKind::allreduce, 32768, "hierarchical") == doctest::Approx(all_poll + busy));
+    // reduce_bcast: rank 0's wait for every arrival, the copies' step of
+    // all 16, and rank 0's wait for the acknowledgements (mean over ranks).
+    CHECK(added(CollKind::allreduce, 8, "reduce_bcast") == doctest::Approx(all_poll * 17 / 16 + busy));
+    // The decision: an 8 B Scatter's 15 readers of one root took 1.41 us
+    // inline and 0.93 us direct at 16 ranks (stop 25); once the step's
+    // costs are charged, inline no longer wins on its one flag line.
+    CHECK(std::string(model_choice(CollKind::scatter, off, sixteen, 8, true)->name) == "inline");
+    CHECK(std::string(model_choice(CollKind::scatter, on, sixteen, 8, true)->name) == "direct");
 }
 
 TEST_CASE("poll_line: a wait for every rank's flag pays step_overhead + poll_line (p - 2)") {

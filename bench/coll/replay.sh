@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# replay.sh - scores the current build's model on recorded runs: for each
+# run kept under docs/results (its measured CSV, the profile it was
+# calibrated with, its notes), recomputes `hmpi-info --model` on that run's
+# machine shape and prints how often the algorithm hmpi-info chooses is
+# within 10% of the best forced algorithm (analyze.py's "chosen (hmpi-info)
+# within 10%" column), in all and per collective. A model change is judged
+# by these totals before and after (docs/model.md).
+#
+# usage: bench/coll/replay.sh [--out DIR] [RUN...]
+#   RUN   names from the list below (default: all)
+#   --out where the per-run model CSVs and metrics.md go (default: a temporary folder)
+# environment: HMPI_BUILD (default build), PYTHON (default python3)
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=${HMPI_BUILD:-$repo/build}
+python=${PYTHON:-python3}
+out=""
+if [[ ${1:-} == --out ]]; then out=$2; shift 2; fi
+[[ -n $out ]] || out=$(mktemp -d)
+R=$repo/docs/results
+# name | measured CSV | profile | notes | ranks | --machine (empty: this machine's topology)
+runs=(
+  "s25np16|$R/collectives-np16/stop25/call1/np16.csv.gz|$R/collectives-np16/stop25/call1/profile.txt|$R/collectives-np16/stop25/call1/np16.notes|16|1x16,l2=2M,l3=300M"
+  "s17np16|$R/collectives-np16/stop17/np16.csv.gz|$R/collectives-np16/stop17/profile.txt|$R/collectives-np16/stop17/np16.notes|16|1x16,l2=2M,l3=300M"
+  "s24np2A|$R/collectives-np2/stop24/runA/s24np2.csv.gz|$R/collectives-np2/stop24/runA/profile.txt|$R/collectives-np2/stop24/runA/s24np2.notes|2|1x2,l2=1280K,l3=48M"
+  "s24np2B|$R/collectives-np2/stop24/runB/s24np2.csv.gz|$R/collectives-np2/stop24/runB/profile.txt|$R/collectives-np2/stop24/runB/s24np2.notes|2|1x2,l2=1280K,l3=48M"
+  "s21np2|$R/collectives-np2/stop21/s21np2.csv.gz|$R/collectives-np2/stop21/profile.txt|$R/collectives-np2/stop21/s21np2.notes|2|2x1,l2=1M,l3=508M"
+  "s20np2|$R/collectives-np2/stop20/s20np2.csv.gz|$R/collectives-np2/stop20/profile.txt|$R/collectives-np2/stop20/s20np2.notes|2|2x1,l2=1M,l3=508M"
+)
+colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
+sizes=0,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M
+for spec in "${runs[@]}"; do
+    IFS='|' read -r name csv profile notes np machine <<<"$spec"
+    if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
+    d=$out/$name
+    mkdir -p "$d"
+    zcat "$csv" >"$d/run.csv"
+    for c in $colls; do
+        "$build/bin/hmpi-info" --model "$c" -n "$np" --machine "$machine" --csv --profile "$profile" --sizes "$sizes" 2>/dev/null
+    done | awk 'NR == 1 || !/^collective/' >"$d/model.csv"
+    "$python" "$here/analyze.py" "$d/run.csv" --model "$d/model.csv" --notes "$notes" --no-plots --out "$d" >"$d/analyze.log" 2>&1
+    "$python" - "$d/metrics.md" "$name" <<'PY'
+import re, sys
+ok = total = 0
+per = []
+for line in open(sys.argv[1]):
+    cells = [c.strip() for c in line.split('|')]
+    if len(cells) > 8 and re.match(r'\d+/\d+', cells[7]):
+        a, b = map(int, re.match(r'(\d+)/(\d+)', cells[7]).groups())
+        ok += a
+        total += b
+        per.append(f"{cells[1]} {a}/{b}")
+print(f"{sys.argv[2]:9s} {ok}/{total} ({100 * ok / max(total, 1):.1f}%)   " + ", ".join(per))
+PY
+done
+echo "(per-run model CSVs and metrics.md in $out)"
