@@ -33,10 +33,9 @@ CollTask alltoall_inline(CollCtx& ctx) {
     const int p = ctx.size(), rank = ctx.rank();
     const std::size_t block = block_bytes(outgoing(me, 0));
     unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p));
-    for (int j = 0; j < p; ++j) {
-        const SrcBlock b = outgoing(me, j);
-        if (j != rank) pack_bytes(b.buf, *b.type, block, out + static_cast<std::size_t>(j) * block);
-    }
+    // The blocks before this rank's own and those after it (its own slot stays unused).
+    pack_consecutive(outgoing(me, 0), block, rank, out);
+    pack_consecutive(outgoing(me, rank + 1), block, p - 1 - rank, out + static_cast<std::size_t>(rank + 1) * block);
     ctx.publish(kInlineFlag, 1);
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {

@@ -12,6 +12,7 @@
 // straight between the two ranks' buffers.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -37,6 +38,22 @@ inline SrcBlock as_source(const DstBlock& b) noexcept { return {b.buf, b.count, 
 
 inline std::size_t block_bytes(const SrcBlock& b) noexcept { return data_bytes(b.count, *b.type); }
 inline std::size_t block_bytes(const DstBlock& b) noexcept { return data_bytes(b.count, *b.type); }
+
+// Packs `n` blocks of the plain forms' layout (block j at element j * count
+// from `first`, `block` bytes of data each) back to back into `out`. A
+// contiguous type's blocks are one run: one copy instead of a datatype
+// call per block (an inline Scatter root at 16 ranks packed its 15 8-byte
+// blocks at about 35 ns each before it could publish them).
+inline void pack_consecutive(const SrcBlock& first, std::size_t block, int n, unsigned char* out) noexcept {
+    if (n <= 0 || block == 0) return;
+    if (first.type->contiguous) {
+        std::memcpy(out, first.buf, block * static_cast<std::size_t>(n));
+        return;
+    }
+    for (int j = 0; j < n; ++j)
+        pack_bytes(element_at(first.buf, j * first.count, *first.type), *first.type, block,
+                   out + static_cast<std::size_t>(j) * block);
+}
 
 // Copies src into dst: MPI_SUCCESS, or MPI_ERR_TRUNCATE if dst is too small.
 // `kind`: the stores (store_kind_for: non-temporal when the algorithm's

@@ -43,10 +43,9 @@ CollTask scatter_inline(CollCtx& ctx) {
     if (rank == root) {
         const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
         unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p - 1));
-        for (int j = 0; j < p; ++j) {
-            const SrcBlock b = send_block(me, j);
-            if (j != root) pack_bytes(b.buf, *b.type, block, out + packed_index(j, root) * block);
-        }
+        // The blocks before the root's and those after it.
+        pack_consecutive(send_block(me, 0), block, root, out);
+        pack_consecutive(send_block(me, root + 1), block, p - 1 - root, out + packed_index(root + 1, root) * block);
         ctx.publish(kInlineFlag, 1);
         // MPI_IN_PLACE: the root's block stays where it is.
         co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
