@@ -78,6 +78,18 @@ double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size
 double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
+// Per result line, a chain that folds `inputs` operands into a result
+// that holds none of them yet, t threads doing so at once over a link: the
+// first fold reduces into a third buffer (max(r, R t)), each further one
+// accumulates (max(b, B t)); 0 for fewer than two inputs. b and r are
+// Li-Hoefler's cost of one folded line (reading it and updating the result
+// line), so a chain is charged per fold, not per line it touches.
+double fold_chain_line_cost(const CostQuery& c, const LinkCost& l, int inputs, int t, std::size_t ws) noexcept;
+// The same for a chain over all p ranks' inputs, folded by a rank of the
+// largest cache domain: q - 1 folds of lines from its domain (alpha), p - q
+// from others (beta); the first over alpha where the domain has another
+// rank, over beta otherwise.
+double domain_fold_chain_line_cost(const CostQuery& c, int t, std::size_t ws) noexcept;
 // Per line, each of t threads moving lines at once over a link: one
 // thread's cost (b, c) until the link carries more threads than it serves
 // at full speed (Eq. 1's b/B), then B*t (C*t): max(b, B*t), max(c, C*t).

@@ -5,16 +5,23 @@
 //
 // Cost: rank r reads P blocks of m_r bytes and applies P - 1 reductions
 // over its whole block, all ranks in parallel; the first fold takes two
-// inputs at once (reduction.hpp), so each fold reads two operands and writes
-// one. While the ranks' blocks stay in cache that is tiled.cpp's traffic,
-// p m_b lines read plus the block written once; a block larger than the
-// cache is streamed through the P - 1 folds instead:
-//   2 a_alpha + B_alpha * p * (p + 1) * m_b     (in cache)
-//   2 a_alpha + B_alpha * p * 3(p - 1) * m_b    (beyond it)
+// inputs at once into the result (reduction.hpp: a third buffer, r), each
+// further one accumulates (b). Charged per fold, as Li-Hoefler's b is (one
+// line folded into the result), with P ranks folding at once:
+//   2 (a_alpha + Y(p)) + (max(r, R p) + (p - 2) max(b, B p)) * m_b
+// in one cache domain; across several, a_beta, and beta's costs for the
+// p - q folds of lines from other domains (domain_fold_chain_line_cost);
+// beyond the cache, where tiled.cpp keeps its tile's result in cache, the
+// result is streamed through the folds: (p - 2) max(c_mem, C_mem p) more
 // (m_b = the largest block in lines; the second a: the flag round so inputs
-// outlive their readers). A commutative op's fold starts at the rank's own
-// input and goes on from there (reduce_staggered), so the ranks reading at
-// once read from different sources. A non-commutative op's fold keeps rank
+// outlive their readers; Y = all_poll_excess; memory costs once the
+// inputs and results, (p + 1) m, leave the cache). Until stop 27 the
+// formula counted every line touched at B p, (p + 1) of them per result
+// line in cache and 3(p - 1) beyond: 2-3x the measured time at 2 ranks
+// (docs/model.md, "Reducing into a third buffer"). A commutative op's
+// fold starts at the rank's own input and goes on from there
+// (reduce_staggered), so the ranks reading at once read from different
+// sources. A non-commutative op's fold keeps rank
 // order, so p - 1 readers meet at each source: plus fold_sweep_excess
 // (cost.hpp) for each of the (p - 1) m_b lines read from others.
 //
@@ -64,8 +71,11 @@ double reduce_scatter_direct_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    const double touches = q.spills(ws) ? 3.0 * (p - 1) : p + 1.0;
-    return 2 * (q.params.alpha.a + all_poll_excess(q, p)) + congested_line_cost(q, q.params.alpha, ws) * p * touches * mb +
+    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
+    // Beyond the cache the result itself goes out and comes back between
+    // folds: one more line moved through memory for each further fold.
+    const double streamed = q.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(q, q.params.alpha, p, ws) : 0.0;
+    return 2 * (a + all_poll_excess(q, p)) + (domain_fold_chain_line_cost(q, p, ws) + streamed) * mb +
            fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(q, p - 1);
 }
 

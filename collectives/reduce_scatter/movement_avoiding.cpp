@@ -19,9 +19,13 @@
 //
 // Data access volume (YHCCL): p reads of input blocks and p - 1
 // read-modify-writes of a result per block.
-// Cost: p a_alpha + B_alpha * p * (3p - 2) * m_b  (m_b = the largest block
-// in lines; p concurrent ranks, each reading p input blocks and reading
-// and writing p - 1 results; its own input lines come from its cache).
+// Cost: p a_alpha + (max(c, C p) + (p - 1) max(b, B p)) * m_b  (m_b = the
+// largest block in lines; p concurrent ranks, each copying one input block
+// into its result and folding p - 1 of its own blocks into results that
+// come from other ranks; charged per copied or folded line, like
+// Li-Hoefler's b, not per line touched: (3p - 2) B p until stop 27).
+// Across s > 1 cache domains: beta's a, and beta's fold for the s times a
+// result crosses into another domain.
 // The p a are busy_a(p) = a + step_overhead + busy_step (p - 2)
 // (params.hpp): every rank takes its steps at the same time.
 //
@@ -87,7 +91,13 @@ double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
     if (p > 255) return std::numeric_limits<double>::infinity();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return p * busy_a(q, q.params.alpha, p) + congested_line_cost(q, q.params.alpha, ws) * p * (3 * p - 2) * mb +
+    // The result visits the ranks in rotated rank order: it crosses into
+    // another cache domain at most s times (ranks numbered domain by domain).
+    const int crossings = q.s() > 1 ? std::min(p - 1, q.s()) : 0;
+    const LinkCost &al = q.params.alpha, &be = q.params.beta;
+    const double lines = shared_copy_line_cost(q, al, p, ws) + (p - 1 - crossings) * shared_line_cost(q, al, p, ws) +
+                         crossings * shared_line_cost(q, be, p, ws);
+    return p * busy_a(q, q.s() > 1 ? be : al, p) + lines * mb +
            peer_args_sweep_cost(q, p - 1);
 }
 

@@ -3,11 +3,15 @@
 // rank's block straight into that rank's receive buffer.
 //
 // Cost (Li, Hoefler et al., Section 2.4 one-stage reduction, then the
-// direct scatter): (P - 1) * (b + g) * m + b * m at rank 0, the others idle:
-// ~ 2a + P * (b + g) * m; one scratch of m bytes at rank 0. In the
-// model's terms (one thread, m lines, the scratch read and written P times):
-//   2 a_alpha + b_alpha * (3P - 1) * m The simple form
-// for small vectors; direct.cpp spreads the work.
+// direct scatter), all at rank 0, the others idle; one scratch of m bytes
+// at rank 0. In the model's terms (one thread, m lines; the first fold
+// into the scratch a third-buffer one, r; then p - 2 folds, b; then the
+// p - 1 other ranks' blocks copied out, c):
+//   2 a_alpha + (r + (p - 2) b + c (p - 1) / p) * m
+// (b (3p - 1) m, every line touched, until stop 27); across several cache
+// domains a_beta, and beta's costs for the lines of the p - q ranks outside
+// rank 0's. The simple form for
+// small vectors; direct.cpp spreads the work.
 //
 // MPI_IN_PLACE: a rank's input is its receive buffer; rank 0 writes the
 // results only after it has folded every input, so nothing still to be read
@@ -51,7 +55,10 @@ double reduce_scatter_then_scatter_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(p + 1) * q.bytes;
     // The root reads every other rank's arguments (their inputs, then their
     // receive buffers: the second time from its cache).
-    return 2 * q.params.alpha.a + line_cost(q, q.params.alpha, ws) * (3 * p - 1) * q.m() +
+    const LinkCost &al = q.params.alpha, &be = q.params.beta;
+    const int near = std::max(0, q.q() - 1), far = std::max(0, p - 1 - near);
+    const double copies = (near * copy_line_cost(q, al, ws) + far * copy_line_cost(q, be, ws)) / std::max(1, p);
+    return 2 * (q.s() > 1 ? be.a : al.a) + (domain_fold_chain_line_cost(q, 1, ws) + copies) * q.m() +
            peer_args_sweep_cost(q, p - 1);
 }
 

@@ -7,12 +7,14 @@
 // instead of being streamed through p times.
 //
 // Cost (Eq. 8 per tile, all ranks at once; m_b = the largest block in
-// lines, p m_b lines read per rank plus the tile written once):
-//   2 a_alpha + B_alpha * p * (p + 1) * m_b
-// versus direct's B_alpha * p * (3p - 2) * m_b when the block does not stay
-// in cache (its destination read and written p - 1 times); plus, as there
-// and for a non-commutative op only, fold_sweep_excess for the (p - 1) m_b
-// lines read from others.
+// lines): direct.cpp's, per fold,
+//   2 (a_alpha + Y(p)) + (max(r, R p) + (p - 2) max(b, B p)) * m_b
+// (in one cache domain; across several, a_beta and beta's costs for the
+// lines from other domains)
+// plus, as there and for a non-commutative op only, fold_sweep_excess for
+// the (p - 1) m_b lines read from others. The tile keeps the result in
+// cache where direct streams it through every fold; beyond the cache both
+// pay the memory costs (measured alike at 2 and 16 ranks: stops 24-27).
 //
 // MPI_IN_PLACE: as direct.cpp (a rank whose block does not start at 0
 // folds into a scratch and copies it into place once everyone has said it
@@ -66,7 +68,8 @@ double reduce_scatter_tiled_cost(const CostQuery& q) {
     const int p = q.p();
     const double mb = std::ceil(q.m() / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return 2 * (q.params.alpha.a + all_poll_excess(q, p)) + congested_line_cost(q, q.params.alpha, ws) * p * (p + 1) * mb +
+    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
+    return 2 * (a + all_poll_excess(q, p)) + domain_fold_chain_line_cost(q, p, ws) * mb +
            fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(q, p - 1);
 }
 

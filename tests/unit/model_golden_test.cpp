@@ -176,18 +176,20 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
         {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
         {"reduce", "inline inline inline tiled tiled tiled tiled tiled"},
-        {"reduce_scatter_block", "inline direct direct direct direct direct direct direct"},
+        {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
         {"scan", "inline inline inline inline linear linear linear linear"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
 }
 
-// Reduce_scatter_block at 4 KiB (m = 64, m_b = 4): direct = 2a + B p (p+1)
-// m_b = 400 + 3 * 16 * 17 * 4 = 3664, ahead of inline. A commutative op's
-// folds are staggered (reduce_staggered), so direct pays no busy-source
-// term; in rank order it would add (source_line * 15 - B * 16) = 12 ns on
-// each of the (p-1) m_b = 60 lines read from others, 720 ns, and inline
-// would win.
+// Reduce_scatter_block at 4 KiB (m = 64, m_b = 4): direct = 2a + (max(r,
+// R p) + (p-2) max(b, B p)) m_b = 400 + (48 + 14 * 48) * 4 = 3280 (no r in
+// these parameters: r = b), ahead of inline. A commutative op's folds are
+// staggered (reduce_staggered), so direct pays no busy-source term; in rank
+// order it would add (source_line * 15 - B * 16) = 12 ns on each of the
+// (p-1) m_b = 60 lines read from others, 720 ns. At 16 MiB the blocks leave
+// the cache: direct streams its result through the 14 further folds
+// (max(c_mem, C_mem p) each), tiled keeps it in cache.
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -205,6 +207,9 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     });
 }
 
+// Reduce_scatter_block from 32 KiB: movement_avoiding, whose results cross
+// into the other socket twice per block, where direct's ranks fold 8 of
+// their 16 inputs from across it (beta's costs).
 TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
     check_against("16 ranks, two cache domains", machine(2, 8), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
@@ -216,7 +221,7 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"exscan", "inline inline linear chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel two_stage"},
         {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
-        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter direct direct direct direct direct tiled"},
+        {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
         {"scan", "inline inline linear chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct two_stage"},
     });
