@@ -193,15 +193,25 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
     return in * steps.within + across * steps.across;
 }
 
+double flat_wait_cost(const CostQuery& c, int t) noexcept {
+    if (t <= 1) return 0.0;
+    const double flags = c.params.poll_line > 0 ? 0.0 : (t - 2) * c.params.alpha.b;
+    return c.params.alpha.a + flags + all_poll_excess(c, t);
+}
+
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
     const LinkCost& al = c.params.alpha;
     // Eq. 8, with the (q-1)/q of each thread's m lines that come from other
     // threads' inputs: its tile of its own input is in its own cache. Of a
     // tile's q - 1 folds the first reduces two inputs into the result, a
     // third buffer (reduce_staggered): R for it, B for the others.
-    const double intra =
-        q > 1 ? al.a * q + (congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
-              : 0.0;
+    // Eq. 8's a q, one handoff per tile read one after another, is two waits
+    // for all q members' flags here (arrivals; the tiles folded, before the
+    // broadcast), each a flat barrier's (all_poll_excess): a member's reads of
+    // its q - 1 sources overlap (docs/model.md, "Tiled Allreduce's waits").
+    const double intra = q > 1 ? 2 * flat_wait_cost(c, q) +
+                                     (congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
+                               : 0.0;
     const double inter = s > 1 ? (c.params.beta.a + congested_line_cost(c, c.params.beta, ws) * m) * ceil_log2(s) : 0.0;
     return intra + inter;  // Eq. 10
 }

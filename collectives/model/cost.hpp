@@ -166,6 +166,11 @@ double busy_excess(const CostQuery& c, int t) noexcept;
 // poll_line (t - 2) (params.hpp; 0 where the profile has neither).
 double all_poll_excess(const CostQuery& c, int t) noexcept;
 inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { return l.a + busy_excess(c, t); }
+// One wait of every one of t ranks of a cache domain for all the others'
+// flags: the flat barrier's cost (barrier/flat.cpp), a_alpha +
+// all_poll_excess(t), or a line per further flag where the profile has no
+// poll_line.
+double flat_wait_cost(const CostQuery& c, int t) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).
@@ -190,7 +195,8 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
 // Eq. 10: tiled reduction within domains, tree across; Eq. 8's per-thread
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
 // tile of its own input is in its own cache), the first of each tile's
-// q - 1 folds at R (into a third buffer, the result), the others at B.
+// q - 1 folds at R (into a third buffer, the result), the others at B;
+// Eq. 8's a q as two flat waits of the domain (flat_wait_cost).
 // busy_source_excess is the caller's to add (allreduce/tiled.cpp).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 

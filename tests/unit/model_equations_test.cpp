@@ -81,8 +81,10 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     // p = 12, q = 6, s = 2: (a_a + B_a q m)(ceil log2 q + 2) + (a_b + B_b q m)(ceil log2 p - floor log2 q - 1).
     CHECK(li_dissemination(q, 12, 6, 2, 1, 0) == doctest::Approx((100 + 24) * 5 + (300 + 60) * 1));
     // Eq. 10: a_a q + B_a m q (q-1)/q + (a_b + B_b m) ceil(log2 s) (a thread's own
-    // tile of its own input is local: 3 of its 4 tiles come from others).
-    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
+    // tile of its own input is local: 3 of its 4 tiles come from others),
+    // with Eq. 8's a_a q as two flat waits of the domain's 4 (no poll_line
+    // here: a + a line b_a per further flag, 100 + 2 * 2 each).
+    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
 }
 
 TEST_CASE("steps that reduce into a third buffer are charged r, R where the profile has them, else b, B") {
@@ -116,7 +118,7 @@ TEST_CASE("steps that reduce into a third buffer are charged r, R where the prof
     CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 20) * 2 + (300 + 52) * 1));
     // Eq. 10: each tile's first fold at R_a, the other q - 2 at B_a:
     // a_a q + (R_a + (q-2) B_a) m + (a_b + B_b m) ceil(log2 s).
-    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(100 * 4 + (5 + 2 * 4) * 10 + (300 + 10 * 10)));
+    CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + (5 + 2 * 4) * 10 + (300 + 10 * 10)));
     // The accumulating steps keep b, B.
     CHECK(congested_step_cost(q, p.alpha, 10, 3, in) == doctest::Approx(100 + 4 * 3 * 10));
     CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
