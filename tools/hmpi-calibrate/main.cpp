@@ -543,7 +543,7 @@ void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size
 // A direct round trip shorter than one flag handoff of the same cores
 // (`handoff`, the link's measurement) is no measurement: on the 2-core Xeon
 // one of six calibrations in stop 27 gave 59 ns direct, 61 chased (peer_args 2 ns),
-// against 257-286 direct in the others; it is measured again, up to
+// against 245-280 direct in the others; it is measured again, up to
 // kPeerArgsAttempts times, and not written if it stays so.
 void measure_peer_args(const Plan& plan, const std::vector<int>& ring, double handoff, coll::ModelParams* p,
                        std::vector<std::string>& notes) {
