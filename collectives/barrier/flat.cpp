@@ -13,7 +13,8 @@
 // this very barrier), each further flag costs that instead of a line:
 //   T = a + step_overhead + poll_line (P - 2)   (a = a_b with several domains)
 // and step_overhead is added to the forms above otherwise (all_poll_excess,
-// cost.hpp).
+// cost.hpp). On one domain this is flat_wait_cost (cost.hpp), the wait other
+// formulas charge for all members' flags.
 // The answer for small P; the tree and dissemination forms win as P grows.
 #include "collectives/barrier/barrier.hpp"
 
@@ -27,12 +28,14 @@ CollTask barrier_flat(CollCtx& ctx) {
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const bool several = q.s() > 1;
+    if (!several) return flat_wait_cost(q, q.p());
     // With poll_line the further flags are in all_poll_excess (measured on
     // this very step); without, a line each.
-    const double flags = q.params.poll_line > 0 ? 0.0
-                         : several ? (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b
-                                   : (q.q() - 2) * q.params.alpha.b;
-    return (several ? q.params.beta.a : q.params.alpha.a) + flags + all_poll_excess(q, q.p());
+    // Several domains: the first flag over beta, the others a line each.
+    const double flags = q.params.poll_line > 0
+                             ? 0.0
+                             : (q.q() - 1) * q.params.alpha.b + (q.p() - q.q() - 1) * q.params.beta.b;
+    return q.params.beta.a + flags + all_poll_excess(q, q.p());
 }
 
 }  // namespace hmpi::coll

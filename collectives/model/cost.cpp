@@ -85,10 +85,6 @@ double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double
 double shared_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
     return std::max(line_cost(c, l, ws), congested_line_cost(c, l, ws) * t);
 }
-double fold_chain_line_cost(const CostQuery& c, const LinkCost& l, int inputs, int t, std::size_t ws) noexcept {
-    if (inputs < 2) return 0.0;
-    return shared_reduce3_line_cost(c, l, t, ws) + (inputs - 2) * shared_line_cost(c, l, t, ws);
-}
 double domain_fold_chain_line_cost(const CostQuery& c, int t, std::size_t ws) noexcept {
     const int p = c.p(), q = c.q();
     if (p < 2) return 0.0;

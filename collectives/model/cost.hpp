@@ -78,17 +78,14 @@ double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size
 double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
-// Per result line, a chain that folds `inputs` operands into a result
-// that holds none of them yet, t threads doing so at once over a link: the
-// first fold reduces into a third buffer (max(r, R t)), each further one
-// accumulates (max(b, B t)); 0 for fewer than two inputs. b and r are
-// Li-Hoefler's cost of one folded line (reading it and updating the result
-// line), so a chain is charged per fold, not per line it touches.
-double fold_chain_line_cost(const CostQuery& c, const LinkCost& l, int inputs, int t, std::size_t ws) noexcept;
-// The same for a chain over all p ranks' inputs, folded by a rank of the
-// largest cache domain: q - 1 folds of lines from its domain (alpha), p - q
-// from others (beta); the first over alpha where the domain has another
-// rank, over beta otherwise.
+// Per result line, a chain that folds all p ranks' inputs into a result
+// that holds none of them yet, folded by a rank of the largest cache
+// domain, t threads doing so at once: the first fold reduces into a third
+// buffer (max(r, R t)), each further one accumulates (max(b, B t)); q - 1
+// folds of lines from its domain (alpha), p - q from others (beta), the
+// first over alpha where the domain has another rank. 0 for one rank. b
+// and r are Li-Hoefler's cost of one folded line (reading it and updating
+// the result line), so a chain is charged per fold, not per line it touches.
 double domain_fold_chain_line_cost(const CostQuery& c, int t, std::size_t ws) noexcept;
 // Per line, each of t threads moving lines at once over a link: one
 // thread's cost (b, c) until the link carries more threads than it serves
@@ -167,7 +164,7 @@ double busy_excess(const CostQuery& c, int t) noexcept;
 double all_poll_excess(const CostQuery& c, int t) noexcept;
 inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { return l.a + busy_excess(c, t); }
 // One wait of every one of t ranks of a cache domain for all the others'
-// flags: the flat barrier's cost (barrier/flat.cpp), a_alpha +
+// flags: the flat barrier's cost on one domain (barrier/flat.cpp), a_alpha +
 // all_poll_excess(t), or a line per further flag where the profile has no
 // poll_line.
 double flat_wait_cost(const CostQuery& c, int t) noexcept;

@@ -183,8 +183,8 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 }
 
 // Allreduce at 4-32 KiB: tiled, whose domain waits are two flat waits of
-// all 16 since stop 27 (Eq. 8's q a before; measured tiled 10-40% faster
-// than tree (14-46%) at 2-8 KiB in stop 25's 16-rank run).
+// all 16 since stop 27 (Eq. 8's q a before; tiled measured 14-46% faster
+// than tree at 2-8 KiB in stop 25's 16-rank run).
 // Reduce_scatter_block at 4 KiB (m = 64, m_b = 4): direct = 2a + (max(r,
 // R p) + (p-2) max(b, B p)) m_b = 400 + (48 + 14 * 48) * 4 = 3280 (no r in
 // these parameters: r = b), ahead of inline. A commutative op's folds are
