@@ -21,6 +21,8 @@
 // of participants of a group at level l, link of level l = alpha up to the
 // cache-domain level, beta above; k = chunk lines, N chunks):
 //   up   = sum_l (f_l - 1) * b_l * m        (the root folds all its children's vectors)
+//          + (r - b) m                       (its first fold takes its own input along: a
+//                                             third-buffer reduction, r, for the paper's b)
 //   down = max_l (f_l - 1) * B_l * m        (concurrent readers of one leader; levels overlap)
 //   fill = sum_l 2 * (a_l + b_l * k)        (the first chunk's way up and down)
 //   sync = N * a_alpha
@@ -134,9 +136,17 @@ CollTask allreduce_hierarchical(CollCtx& ctx) {
         if (up_ready()) {
             const std::int64_t lo = chunk_first(up), n = chunk_first(up + 1) - lo;
             void* acc = element_at(me.recvbuf, lo, type);
-            if (n > 0 && !me.in_place) copy_data(element_at(mine.buf, lo, *mine.type), n, *mine.type, acc, n, type);
+            // The first child's chunk and this rank's fold into acc in one
+            // pass (a third-buffer reduction), not a copy and a fold; in
+            // place, acc holds this rank's chunk already.
+            bool first = !me.in_place;
             if (n > 0)
-                tree.for_each_child(rank, [&](int c) { reduce_data(*me.op, at(partial_of(c), lo).buf, acc, n, type); });
+                tree.for_each_child(rank, [&](int c) {
+                    const void* theirs = at(partial_of(c), lo).buf;
+                    if (first) reduce_data3(*me.op, theirs, element_at(mine.buf, lo, *mine.type), acc, n, type);
+                    else reduce_data(*me.op, theirs, acc, n, type);
+                    first = false;
+                });
             ++up;
             if (parent >= 0) {
                 ctx.publish_to(1, up, parent);
@@ -183,11 +193,14 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
     const unsigned chunks = pipeline_chunks(q.bytes);
     const double k = std::ceil(m / chunks);
     double up = 0, down = 0, fill = 0;
+    bool first_fold = true;
     for (std::size_t l = 0; l < L; ++l) {
         const int f = XhcTree::fan(q.topo, l);
         if (f <= 1) continue;
         const LinkCost& lk = link_of_level(q, l);
         up += (f - 1) * line_cost(q, lk, ws) * m;
+        if (first_fold) up += (reduce3_line_cost(q, lk, ws) - line_cost(q, lk, ws)) * m;
+        first_fold = false;
         down = std::max(down, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
         fill += 2 * (lk.a + line_cost(q, lk, ws) * k) + level_excess(f);
         // A level's leader reads its f - 1 members' arguments on the way up,

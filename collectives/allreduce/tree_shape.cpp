@@ -118,6 +118,24 @@ int ceil_log(int x, int n) noexcept {
     return k;
 }
 
+bool copy_hides_wait(const CostQuery& c) {
+    const LinkCost& al = c.params.alpha;
+    return copy_line_cost(c, al, 2 * static_cast<std::size_t>(c.p()) * c.bytes) * c.m() <= al.a;
+}
+
+double tree_first_fold_excess(const CostQuery& c, int q, int s, double m, std::size_t ws) {
+    if (copy_hides_wait(c)) return 0.0;
+    if (q > 1) {
+        const LinkCost& al = c.params.alpha;
+        const int d = eq1_survivors(c, q, ws);
+        if (d < q)
+            return std::min(d, q - d) * (congested_reduce3_line_cost(c, al, ws) - congested_line_cost(c, al, ws)) * m;
+        return (reduce3_line_cost(c, al, ws) - line_cost(c, al, ws)) * m;
+    }
+    if (s > 1) return (reduce3_line_cost(c, c.params.beta, ws) - line_cost(c, c.params.beta, ws)) * m;
+    return 0.0;
+}
+
 double nary_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws, int n) {
     if (n <= 2) return li_intra_tree_reduce(c, q, m, ws);
     if (q <= 1) return 0;

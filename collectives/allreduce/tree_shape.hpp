@@ -88,6 +88,19 @@ double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t w
 // domain and across domains.
 double tree_reduce_peer_args(const CostQuery& c, int n);
 
+// The first fold of a node with children: its input and the first child's
+// partial go into dst in one pass, a third-buffer reduction (r, R), unless
+// copy_hides_wait: then the input is copied to dst while the child is
+// awaited, and the child folded in (b) as the paper's step has it.
+// copy_hides_wait: copying the vector takes no longer than the flag
+// handoff a node waits for its first child (c m <= a).
+// tree_first_fold_excess: what that costs the tree's root path beyond
+// Eq. 1-3's b (or B) for the fold: (r - b) m once, or in a congested first
+// phase (R - B) m for each survivor's first fold, min(d, q - d) of them;
+// with one rank per domain, the first inter-domain fold (beta's r - b).
+bool copy_hides_wait(const CostQuery& c);
+double tree_first_fold_excess(const CostQuery& c, int q, int s, double m, std::size_t ws);
+
 // A query for the current call (what every rank agrees on), to let an
 // algorithm ask the model (e.g. li_bcast's two_stage) at run time.
 CostQuery query_of(const CollCtx& ctx);

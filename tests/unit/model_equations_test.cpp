@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
@@ -177,4 +178,36 @@ TEST_CASE("every intracommunicator algorithm has a cost formula") {
             CHECK((ns > 0 || std::isinf(ns)));
         }
     }
+}
+
+TEST_CASE("The tree's first fold: a third-buffer reduction unless the copy hides the wait") {
+    ModelParams p = made_up_params();
+    p.alpha.r = 3;  // r, R, r_mem, R_mem
+    p.alpha.R = 7;
+    p.alpha.r_mem = 9;
+    p.alpha.R_mem = 11;
+    p.beta.r = 6;
+    const CommTopology t2 = sockets(1, 2);
+    // 1 line: copying it (c = 1 ns) hides in the 100 ns handoff: the input is
+    // copied while the child is awaited, nothing beyond Eq. 1-3.
+    const CostQuery tiny{p, t2, CollKind::reduce, 64, true};
+    CHECK(copy_hides_wait(tiny));
+    CHECK(tree_first_fold_excess(tiny, 2, 1, tiny.m(), 0) == 0);
+    // 1000 lines: copying takes 1000 ns > a: the first fold is one pass, r - b = 1 ns a line.
+    const CostQuery big{p, t2, CollKind::reduce, 64 * 1000, true};
+    CHECK_FALSE(copy_hides_wait(big));
+    CHECK(tree_first_fold_excess(big, 2, 1, big.m(), 0) == doctest::Approx(1000 * (3 - 2)));
+    // 16 ranks in one domain: d = 3 survivors (Eq. 1, above); each survivor's
+    // first fold is congested, min(d, q - d) = 3 of them at R - B = 3 a line.
+    const CommTopology t16 = sockets(1, 16);
+    const CostQuery wide{p, t16, CollKind::allreduce, 64 * 1000, true};
+    CHECK(tree_first_fold_excess(wide, 16, 1, wide.m(), 0) == doctest::Approx(3 * (7 - 4) * 1000));
+    // One rank per domain: the first fold crosses domains, beta's r - b.
+    const CommTopology t4 = sockets(4, 1);
+    const CostQuery across{p, t4, CollKind::allreduce, 64 * 1000, true};
+    CHECK(tree_first_fold_excess(across, 1, 4, across.m(), 0) == doctest::Approx(1000 * (6 - 5)));
+    // A profile without third-buffer costs charges the paper's b: nothing more.
+    const ModelParams old = made_up_params();
+    const CostQuery before{old, t2, CollKind::reduce, 64 * 1000, true};
+    CHECK(tree_first_fold_excess(before, 2, 1, before.m(), 0) == 0);
 }
