@@ -9,6 +9,8 @@
 // one-stage broadcast):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
 //       + all_poll_excess(p) (1 + 1/p) + busy_excess(p)
+//       + rewrite_line m while 2 m fits the L2 (rank 0 folds into the lines
+//         the readers copied out last call; result_source_rewrite_cost)
 // (the last terms HMPI's flag waits: rank 0's for every arrival and, alone,
 // for every acknowledgement; the copies' step of all p ranks)
 // (working set 2 p m: inputs and receive buffers; the last term: rank 0 alone waits for the
@@ -53,7 +55,7 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
     // and rank 0 alone waits for every acknowledgement.
     const double waits = all_poll_excess(q, q.p()) * (1.0 + 1.0 / q.p()) + busy_excess(q, q.p());
     return fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_sweep_cost(q, q.p() - 1) +
-           peer_args_cost(q, 1) + q.params.alpha.a / q.p() + waits;
+           peer_args_cost(q, 1) + q.params.alpha.a / q.p() + waits + result_source_rewrite_cost(q);
 }
 
 }  // namespace hmpi::coll

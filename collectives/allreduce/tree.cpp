@@ -9,6 +9,10 @@
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)
 //     + (a_b + b_b m) ceil(log2 s)                          (Eq. 2)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
+//     + rewrite_line m while 2 m fits the L2 (the top's fold stores into
+//       the lines its readers copied last call: result_source_rewrite_cost)
+//     + (r - b) m (the first fold takes the top's input along;
+//       tree_first_fold_excess, tree_shape.hpp)
 // (the a of Eq. 1, the intra part and Eq. 2 are busy_a(p) = a +
 // step_overhead + busy_step (p - 2), params.hpp: HMPI's step, every rank
 // in the tree's steps at once)
@@ -174,8 +178,11 @@ double allreduce_tree_cost(const CostQuery& q) {
     const double bcast = li_bcast(q, q.q(), q.s(), m, ws, &two_stage);
     // The reduction's levels read their children's arguments; the broadcast's
     // readers the root's (and, two-stage, their leader's).
+    // Beyond a payload, the top folds into its receive buffer, which the
+    // previous call's readers copied out and still hold.
+    const double rewrite = q.bytes > kReductionKnobs.small_bytes ? result_source_rewrite_cost(q) : 0.0;
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
-           tree_first_fold_excess(q, q.q(), q.s(), m, ws) + tree_reduce_peer_args(q, n) + bcast + peer_args_cost(q, two_stage ? 2 : 1) +
+           tree_first_fold_excess(q, q.q(), q.s(), m, ws) + rewrite + tree_reduce_peer_args(q, n) + bcast + peer_args_cost(q, two_stage ? 2 : 1) +
            (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 

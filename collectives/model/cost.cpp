@@ -123,6 +123,9 @@ double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t 
     const bool cached = c.topo.l2_bytes == 0 || buffer_bytes <= c.topo.l2_bytes;
     return cached ? rewrite_cost(c, lines) : 0.0;
 }
+double result_source_rewrite_cost(const CostQuery& c) noexcept {
+    return c.p() > 1 ? reread_buffer_rewrite_cost(c, c.m(), 2 * c.bytes) : 0.0;
+}
 
 double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,
                           std::size_t ws) noexcept {

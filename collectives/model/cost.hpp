@@ -122,6 +122,15 @@ double rewrite_cost(const CostQuery& c, double lines) noexcept;
 // readers' copies of it are still cached; beyond, they have been evicted
 // by the time the writer comes back.
 double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept;
+// A broadcast source's rewrite: the m lines of the receive buffer a
+// reduction's root folds into and its readers then copy out (tree,
+// hierarchical and reduce_bcast Allreduce). Each reader held the source's
+// lines and wrote its own copy of them, 2 m lines through its L2, so the
+// root's next fold rewrites lines the readers still hold while 2 m fits
+// the L2 (reread_buffer_rewrite_cost). 2 ranks on the EPYC guest (stop
+// 28): stores into 64-256 KiB that the other core had just copied took
+// 7-9.5 ns a line, memcpy or a vector loop, with or without prefetchw.
+double result_source_rewrite_cost(const CostQuery& c) noexcept;
 // What a line pulled from a busy source costs beyond the link's congested
 // cost, in a step where t readers pull lines at once and `per_source` of
 // them pull distinct lines from the same core at the same time (readers

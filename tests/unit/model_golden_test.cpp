@@ -141,6 +141,9 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 
 }  // namespace
 
+// Non-commutative Allreduce at 4 KiB: tiled since stop 28, when the tree's
+// top began to pay for folding into the lines its reader copied out in the
+// previous call (result_source_rewrite_cost: 64 lines x rewrite_line 12).
 // Scan at 4 KiB: chained since stop 20, when inline's reader was charged
 // its whole pull (rank 1 pulls rank 0's vector: p/2 vectors per reader, not
 // (p-1)/2), as exscan's already was at that size.
@@ -148,7 +151,7 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "inline inline inline dissemination dissemination dissemination dissemination movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline tree tiled tiled tiled tiled"},
+        {"allreduce(non-commutative)", "inline inline inline tiled tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline one_stage split split split split"},
@@ -182,6 +185,10 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     });
 }
 
+// Allreduce at 512 B and non-commutative at 4-256 KiB: tiled, where
+// reduce_bcast and tree were before stop 28; their root folds into the
+// receive buffer the 15 others copied out in the previous call (m lines x
+// rewrite_line while 2 m fits the L2: result_source_rewrite_cost).
 // Allreduce at 4-32 KiB: tiled, whose domain waits are two flat waits of
 // all 16 since stop 27 (Eq. 8's q a before; tiled measured 14-46% faster
 // than tree at 2-8 KiB in stop 25's 16-rank run).
@@ -196,8 +203,8 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast reduce_bcast tiled tiled tiled movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tree tree tree tiled tiled"},
+        {"allreduce", "hierarchical reduce_bcast tiled tiled tiled tiled movement_avoiding movement_avoiding"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled tiled tiled tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -258,6 +265,21 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     // Scatter's root writes the other ranks' blocks: 15 x 256 B = 60 lines.
     CHECK(predicted(CollKind::scatter, on, topo, 256, "inline") - predicted(CollKind::scatter, off, topo, 256, "inline") ==
           doctest::Approx(60 * 20));
+    // A broadcast source's rewrite: tree, hierarchical and reduce_bcast
+    // Allreduce fold into the root's receive buffer, which every reader
+    // copied last call: m rewrite_line while the reader's 2 m fit its L2
+    // (512 KiB here: 32 KiB, m = 512, yes; 512 KiB, no); a vector in the
+    // flags' payloads (8 B) has no buffer to rewrite.
+    for (const char* name : {"tree", "hierarchical", "reduce_bcast"}) {
+        INFO(name);
+        CHECK(predicted(CollKind::allreduce, on, topo, 32768, name) -
+                  predicted(CollKind::allreduce, off, topo, 32768, name) ==
+              doctest::Approx(512 * 20));
+        CHECK(predicted(CollKind::allreduce, on, topo, 512 << 10, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, topo, 512 << 10, name)));
+    }
+    CHECK(predicted(CollKind::allreduce, on, topo, 8, "tree") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, topo, 8, "tree")));
     // Rank-order sweeps (a non-commutative op): 15 readers at a source,
     // 5 * 15 = 75 ns per line against B t = 3 * 16 = 48, so 27 ns more for
     // each of the (p-1) m/p lines read from other ranks (32 KiB: m = 512,
