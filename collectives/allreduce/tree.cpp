@@ -103,7 +103,8 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
         // of the input followed by a fold (c + b per line): 2 ranks, 1 MiB
         // Reduce, 2.7 ns a line against 1.9. Only a vector whose copy would
         // not outlast the wait for that child is copied first, to overlap
-        // the two (docs/model.md, "The tree's first fold").
+        // the two (docs/model.md, "The tree's first fold, a broadcast
+        // source's rewrite, and memory rates").
         int i = 0;
         if (!dst_is_input) {
             if (ctx.reached(tp.children[0], 1, 1) || !copy_hides_wait(query_of(ctx))) {
@@ -182,8 +183,8 @@ double allreduce_tree_cost(const CostQuery& q) {
     // previous call's readers copied out and still hold.
     const double rewrite = q.bytes > kReductionKnobs.small_bytes ? result_source_rewrite_cost(q) : 0.0;
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
-           tree_first_fold_excess(q, q.q(), q.s(), m, ws) + rewrite + tree_reduce_peer_args(q, n) + bcast + peer_args_cost(q, two_stage ? 2 : 1) +
-           (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+           tree_first_fold_excess(q, q.q(), q.s(), m, ws) + rewrite + tree_reduce_peer_args(q, n) + bcast +
+           peer_args_cost(q, two_stage ? 2 : 1) + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

@@ -92,7 +92,8 @@ double reduce_tree_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const int n = kReductionKnobs.tree_radix;
     return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n) +
-           tree_first_fold_excess(q, q.q(), q.s(), q.m(), ws) + tree_reduce_peer_args(q, n) + (q.p() > 1 ? q.params.alpha.a * (q.p() - 1) / q.p() : 0.0);
+           tree_first_fold_excess(q, q.q(), q.s(), q.m(), ws) + tree_reduce_peer_args(q, n) +
+           (q.p() > 1 ? q.params.alpha.a * (q.p() - 1) / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

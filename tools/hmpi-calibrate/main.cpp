@@ -890,8 +890,8 @@ int run_calibration(const Options& opt) {
              mib(m.all_cache_bytes).c_str(), mib(m.memory_bytes).c_str());
 
     // What one core keeps at cache speed, where hwloc's sizes overstate it
-    // (a hypervisor may describe the host's caches): the in-cache and
-    // beyond-cache working sets below follow the measured size.
+    // (a hypervisor may describe the host's caches): the in-cache working
+    // set below follows the measured size.
     const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
     // Beyond the caches means beyond what they hold at any speed: hwloc's
     // sizes, even where one core keeps less at cache speed (below). A
@@ -935,10 +935,10 @@ int run_calibration(const Options& opt) {
     // --quick (the tests) goes beyond the caches only while that stays small:
     // a machine reporting 1 GiB of L3 would otherwise sweep 2 GiB, minutes
     // under a sanitizer.
-    const std::size_t beyond = std::max(hw_all_cache_bytes, m.all_cache_bytes);
     for (std::size_t f : opt.quick ? std::vector<std::size_t>{2} : std::vector<std::size_t>{2, 3})
-        if (f * beyond <= mem_cap && (!opt.quick || f * beyond <= quick_cap)) plan.mem_ws.push_back(f * beyond);
-    plan.no_mem_why = opt.quick && 2 * beyond <= mem_cap ? "--quick: the caches are too large to exceed quickly"
+        if (f * hw_all_cache_bytes <= mem_cap && (!opt.quick || f * hw_all_cache_bytes <= quick_cap))
+            plan.mem_ws.push_back(f * hw_all_cache_bytes);
+    plan.no_mem_why = opt.quick && 2 * hw_all_cache_bytes <= mem_cap ? "--quick: the caches are too large to exceed quickly"
                                                                      : "too little memory to exceed the caches";
     plan.target_ns = opt.quick ? 5e6 : 60e6;
     plan.min_rounds = opt.quick ? 5 : 15;
