@@ -143,6 +143,12 @@ void print_params(const ModelParams& p) {
     std::printf("  rewrite_line %.2f ns/line (inline copy-in over lines others hold); source_line %.3f ns/line/reader "
                 "(readers meeting at one source)%s\n",
                 p.rewrite_line, p.source_line, p.rewrite_line == 0 && p.source_line == 0 ? " [not in this profile]" : "");
+    if (p.rewrite_knee > 0 && p.rewrite_line_beyond > 0)
+        std::printf("  rewrite_line_beyond %.2f ns/line past rewrite_knee %.0f lines (a copy-in the store buffer no longer "
+                    "hides)\n",
+                    p.rewrite_line_beyond, p.rewrite_knee);
+    else
+        std::printf("  rewrite_line_beyond, rewrite_knee: not in this profile (rewrite_line throughout)\n");
     std::printf("  busy_step %.1f ns per rank beyond two stepping at once (a step of t ranks: a + busy_step (t-2))%s\n",
                 p.busy_step, p.busy_step == 0 ? " [not in this profile]" : "");
     std::printf("  step_overhead %.1f ns a step of HMPI's costs beyond a (busy_a = a + step_overhead + busy_step (t-2))%s\n",

@@ -17,7 +17,7 @@
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time. The right
 // neighbour copied every block out of this rank's receive buffer in the
-// previous call: + rewrite_line (P - 1) m while P m fits the L2
+// previous call: + rewrite((P - 1) m) while 2 P m fits the L2
 // (recursive_doubling.cpp).
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right

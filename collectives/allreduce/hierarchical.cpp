@@ -26,8 +26,9 @@
 //   down = max_l (f_l - 1) * B_l * m        (concurrent readers of one leader; levels overlap)
 //   fill = sum_l 2 * (a_l + b_l * k)        (the first chunk's way up and down)
 //   sync = N * a_alpha
-//   rewrite = rewrite_line * m while 2 m fits the L2 (the root folds into the
-//          lines its children copied out last call; result_source_rewrite_cost)
+//   rewrite = rewrite_line * m while 4 m fits the L2 (the root folds into the
+//          lines its children copied out last call;
+//          pipelined_result_source_rewrite_cost)
 //   wait = sum_l (all_poll_excess(f_l) + busy_excess(f_l))   (HMPI's flag waits: the leader's
 //          for its f_l - 1 members, the level's step down; docs/model.md, stop 26)
 // Tiny vectors: 2 * sum_l a_l + wait.
@@ -209,7 +210,7 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
         // each member its leader's on the way down.
         fill += peer_args_cost(q, f);
     }
-    return up + down + fill + chunks * q.params.alpha.a + result_source_rewrite_cost(q);
+    return up + down + fill + chunks * q.params.alpha.a + pipelined_result_source_rewrite_cost(q);
 }
 
 }  // namespace hmpi::coll

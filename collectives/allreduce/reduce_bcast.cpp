@@ -9,7 +9,7 @@
 // one-stage broadcast):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
 //       + all_poll_excess(p) (1 + 1/p) + busy_excess(p)
-//       + rewrite_line m while 2 m fits the L2 (rank 0 folds into the lines
+//       + rewrite(m) while 4 m fits the L2 (rank 0 folds into the lines
 //         the readers copied out last call; result_source_rewrite_cost)
 // (the last terms HMPI's flag waits: rank 0's for every arrival and, alone,
 // for every acknowledgement; the copies' step of all p ranks)

@@ -9,7 +9,7 @@
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)
 //     + (a_b + b_b m) ceil(log2 s)                          (Eq. 2)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
-//     + rewrite_line m while 2 m fits the L2 (the top's fold stores into
+//     + rewrite(m) while 4 m fits the L2 (the top's fold stores into
 //       the lines its readers copied last call: result_source_rewrite_cost)
 //     + (r - b) m (the first fold takes the top's input along;
 //       tree_first_fold_excess, tree_shape.hpp)

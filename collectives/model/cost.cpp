@@ -118,13 +118,24 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
     return l.a + shared_line_cost(c, l, t, ws) * m;
 }
 
-double rewrite_cost(const CostQuery& c, double lines) noexcept { return c.params.rewrite_line * lines; }
+double rewrite_cost(const CostQuery& c, double lines) noexcept {
+    const ModelParams& p = c.params;
+    if (p.rewrite_knee <= 0 || p.rewrite_line_beyond <= 0 || lines <= p.rewrite_knee) return p.rewrite_line * lines;
+    return p.rewrite_line * p.rewrite_knee + p.rewrite_line_beyond * (lines - p.rewrite_knee);
+}
+namespace {
+bool reread_buffer_cached(const CostQuery& c, std::size_t buffer_bytes) noexcept {
+    return c.topo.l2_bytes == 0 || 2 * buffer_bytes <= c.topo.l2_bytes;
+}
+}  // namespace
 double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept {
-    const bool cached = c.topo.l2_bytes == 0 || buffer_bytes <= c.topo.l2_bytes;
-    return cached ? rewrite_cost(c, lines) : 0.0;
+    return reread_buffer_cached(c, buffer_bytes) ? rewrite_cost(c, lines) : 0.0;
 }
 double result_source_rewrite_cost(const CostQuery& c) noexcept {
     return c.p() > 1 ? reread_buffer_rewrite_cost(c, c.m(), 2 * c.bytes) : 0.0;
+}
+double pipelined_result_source_rewrite_cost(const CostQuery& c) noexcept {
+    return c.p() > 1 && reread_buffer_cached(c, 2 * c.bytes) ? c.params.rewrite_line * c.m() : 0.0;
 }
 
 double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_source, std::size_t source_bytes,

@@ -114,13 +114,17 @@ double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m,
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:
-// rewrite_line per line.
+// rewrite_line per line up to rewrite_knee lines, rewrite_line_beyond past it.
 double rewrite_cost(const CostQuery& c, double lines) noexcept;
 // The same for `lines` of a buffer of `buffer_bytes` that peers read in the
 // previous call (an allgather whose ranks forward blocks out of their
-// receive buffers): charged while the buffer fits the L2, where the
+// receive buffers): charged while twice the buffer fits the L2 (a reader
+// holds the lines it read and the copy it wrote of them), where the
 // readers' copies of it are still cached; beyond, they have been evicted
-// by the time the writer comes back.
+// by the time the writer comes back. Stop 28's 2-rank run on the EPYC guest
+// (1 MiB L2): with rewrite_line_beyond, tree and reduce_bcast Allreduce at
+// 512 KiB (2 m = 1 MiB) were predicted 1.7-1.9x their measured time, and
+// +2..+22% at 16-128 KiB (rewrite_line alone had left them 25-38% short).
 double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept;
 // A broadcast source's rewrite: the m lines of the receive buffer a
 // reduction's root folds into and its readers then copy out (tree,
@@ -131,6 +135,13 @@ double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t 
 // 28): stores into 64-256 KiB that the other core had just copied took
 // 7-9.5 ns a line, memcpy or a vector loop, with or without prefetchw.
 double result_source_rewrite_cost(const CostQuery& c) noexcept;
+// The same for the hierarchical pipelined Allreduce, at rewrite_line per
+// line throughout (no knee): its root folds one chunk at a time between
+// flag waits. Stop 28's 2-rank run replayed: charged rewrite_line_beyond
+// its predictions at 16-128 KiB were 1.42-1.44x the fastest measured
+// round, with rewrite_line -2..-22%. Why its stores stall less is not
+// measured.
+double pipelined_result_source_rewrite_cost(const CostQuery& c) noexcept;
 // What a line pulled from a busy source costs beyond the link's congested
 // cost, in a step where t readers pull lines at once and `per_source` of
 // them pull distinct lines from the same core at the same time (readers

@@ -81,6 +81,16 @@ struct ModelParams {
     // the inline algorithms' copy-in costs, every call, since their readers
     // read the same area the call before.
     double rewrite_line = 0;
+    // The same beyond a knee: a copy-in of up to rewrite_knee lines costs
+    // rewrite_line per line, each line past it rewrite_line_beyond
+    // (rewrite_cost, cost.hpp). A writer's stores wait in its store buffer
+    // while their lines' invalidations are in flight, so a short copy-in
+    // overlaps them; a longer one stalls on each. 2-core EPYC guest (stop
+    // 29): 32 lines in 101 ns, 6.4-8 ns a line past them (hmpi-calibrate;
+    // an inline Bcast root's copy-in 6.7-9 past 2 KiB). 0 (a format 8 or
+    // older profile, or no knee found): rewrite_line throughout.
+    double rewrite_knee = 0;
+    double rewrite_line_beyond = 0;
     // source_line: per line and per reader, when several readers pull
     // distinct lines from one core's cache at once (that core serves them
     // one after another): readers that sweep the sources in rank order all

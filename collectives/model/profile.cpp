@@ -49,7 +49,9 @@ namespace {
 // 8: the costs of a reduction into a third buffer, r, R, r_mem, R_mem, per
 // link, optional (all four or none); format 2 to 7 files are still read,
 // charging those steps the accumulating reduction's b, B, b_mem, B_mem.
-constexpr int kProfileFormat = 8;
+// 9: rewrite_knee and rewrite_line_beyond added, optional (both or none);
+// format 2 to 8 files are still read, charging rewrite_line throughout.
+constexpr int kProfileFormat = 9;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -161,6 +163,10 @@ std::string format_profile(const ModelParams& p) {
     put(out, "call_overhead", p.call_overhead);
     put(out, "rewrite_line", p.rewrite_line);
     put(out, "source_line", p.source_line);
+    if (p.rewrite_knee > 0 && p.rewrite_line_beyond > 0) {
+        put(out, "rewrite_knee", p.rewrite_knee);
+        put(out, "rewrite_line_beyond", p.rewrite_line_beyond);
+    }
     if (p.busy_step > 0) put(out, "busy_step", p.busy_step);
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
@@ -242,6 +248,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "rewrite_line" ? p.rewrite_line : p.source_line) = x;
             continue;
         }
+        if (key == "rewrite_knee" || key == "rewrite_line_beyond") {
+            if (format < 9) return fail(line_no, key + " needs format 9 (the format line comes first)");
+            (key == "rewrite_knee" ? p.rewrite_knee : p.rewrite_line_beyond) = x;
+            continue;
+        }
         if (key == "busy_step") {
             if (format < 4) return fail(line_no, key + " needs format 4 (the format line comes first)");
             p.busy_step = x;
@@ -320,6 +331,8 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     if (format >= 3)
         for (const char* k : {"rewrite_line", "source_line"})
             if (!seen.count(k)) return fail(0, std::string(k) + " is missing (format 3)");
+    if (seen.count("rewrite_knee") != seen.count("rewrite_line_beyond"))
+        return fail(0, "rewrite_knee and rewrite_line_beyond come together or not at all");
     for (const auto& [lc, given] : levels) {
         const std::string name = std::string("level.") + level_key(lc.kind);
         const int extra = third_buffer_given(name);

@@ -185,10 +185,12 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     });
 }
 
-// Allreduce at 512 B and non-commutative at 4-256 KiB: tiled, where
+// Allreduce at 512 B and non-commutative at 4-32 KiB: tiled, where
 // reduce_bcast and tree were before stop 28; their root folds into the
 // receive buffer the 15 others copied out in the previous call (m lines x
-// rewrite_line while 2 m fits the L2: result_source_rewrite_cost).
+// rewrite_line while 4 m fits the L2: result_source_rewrite_cost).
+// Non-commutative at 256 KiB: tree again since stop 29 (4 m = 1 MiB, more
+// than the L2 of 512 KiB: a reader's copy has evicted the lines it read).
 // Allreduce at 4-32 KiB: tiled, whose domain waits are two flat waits of
 // all 16 since stop 27 (Eq. 8's q a before; tiled measured 14-46% faster
 // than tree at 2-8 KiB in stop 25's 16-rank run).
@@ -204,7 +206,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "hierarchical reduce_bcast tiled tiled tiled tiled movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled tiled tiled tiled tiled"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled tiled tree tiled tiled"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -267,17 +269,39 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
           doctest::Approx(60 * 20));
     // A broadcast source's rewrite: tree, hierarchical and reduce_bcast
     // Allreduce fold into the root's receive buffer, which every reader
-    // copied last call: m rewrite_line while the reader's 2 m fit its L2
-    // (512 KiB here: 32 KiB, m = 512, yes; 512 KiB, no); a vector in the
+    // copied last call: m rewrite_line while twice the reader's 2 m fit its
+    // L2 (512 KiB here: 32 KiB, m = 512, yes; 256 KiB, no); a vector in the
     // flags' payloads (8 B) has no buffer to rewrite.
     for (const char* name : {"tree", "hierarchical", "reduce_bcast"}) {
         INFO(name);
         CHECK(predicted(CollKind::allreduce, on, topo, 32768, name) -
                   predicted(CollKind::allreduce, off, topo, 32768, name) ==
               doctest::Approx(512 * 20));
-        CHECK(predicted(CollKind::allreduce, on, topo, 512 << 10, name) ==
-              doctest::Approx(predicted(CollKind::allreduce, off, topo, 512 << 10, name)));
+        CHECK(predicted(CollKind::allreduce, on, topo, 256 << 10, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, topo, 256 << 10, name)));
     }
+    // Past a knee (rewrite_knee lines) each line costs rewrite_line_beyond:
+    // 64 lines of inline copy-in, 16 at 20 and 48 at 50; tree and
+    // reduce_bcast's rewrite of 512 lines, 16 at 20 and 496 at 50. The
+    // pipelined hierarchical Allreduce stays at rewrite_line throughout.
+    ModelParams knee = on;
+    knee.rewrite_knee = 16;
+    knee.rewrite_line_beyond = 50;
+    for (auto [k, name] : {std::pair{CollKind::bcast, "inline"}, std::pair{CollKind::allreduce, "inline"}}) {
+        INFO(coll_name(k));
+        CHECK(predicted(k, knee, topo, 4096, name) - predicted(k, off, topo, 4096, name) ==
+              doctest::Approx(16 * 20 + 48 * 50));
+        CHECK(predicted(k, knee, topo, 1024, name) - predicted(k, off, topo, 1024, name) == doctest::Approx(16 * 20));
+    }
+    for (const char* name : {"tree", "reduce_bcast"}) {
+        INFO(name);
+        CHECK(predicted(CollKind::allreduce, knee, topo, 32768, name) -
+                  predicted(CollKind::allreduce, off, topo, 32768, name) ==
+              doctest::Approx(16 * 20 + 496 * 50));
+    }
+    CHECK(predicted(CollKind::allreduce, knee, topo, 32768, "hierarchical") -
+              predicted(CollKind::allreduce, off, topo, 32768, "hierarchical") ==
+          doctest::Approx(512 * 20));
     CHECK(predicted(CollKind::allreduce, on, topo, 8, "tree") ==
           doctest::Approx(predicted(CollKind::allreduce, off, topo, 8, "tree")));
     // Rank-order sweeps (a non-commutative op): 15 readers at a source,

@@ -26,6 +26,8 @@ ModelParams sample() {
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
     p.rewrite_line = 9.25;
+    p.rewrite_knee = 48;
+    p.rewrite_line_beyond = 21.5;
     p.source_line = 1.375;
     p.busy_step = 47.5;
     p.push_line = 0.3125;
@@ -61,6 +63,15 @@ std::string edited(const std::string& from, const std::string& to) {
     return t.replace(at, from.size(), to);
 }
 
+// `t` without the rewrite knee's lines (format 9), where it has them.
+std::string without_knee(std::string t) {
+    for (const char* k : {"\nrewrite_knee ", "\nrewrite_line_beyond "}) {
+        const std::size_t at = t.find(k);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    return t;
+}
+
 // The third-buffer fields of every link of the sample (format 8).
 const std::initializer_list<const char*> kThirdBufferKeys = {
     "alpha.r ",       "alpha.R ",       "alpha.r_mem ",       "alpha.R_mem ",      "beta.r ",
@@ -71,13 +82,13 @@ const std::initializer_list<const char*> kThirdBufferKeys = {
 // The sample's text without its third-buffer fields and with `format` in
 // place of its format line.
 std::string without_third_buffer(const std::string& text, const char* format) {
-    std::string t = text;
+    std::string t = without_knee(text);
     for (const char* k : kThirdBufferKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
         t.erase(at + 1, t.find('\n', at + 1) - at);
     }
-    const std::size_t f = t.find("format 8");
+    const std::size_t f = t.find("format 9");
     REQUIRE(f != std::string::npos);
     return t.replace(f, 8, format);
 }
@@ -91,9 +102,12 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
         REQUIRE(at != std::string::npos);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
-    // Formats before 8 have no third-buffer fields either.
+    // Format 8 has no rewrite knee; formats before it no third-buffer
+    // fields either.
+    if (std::string(format) == "format 9") return t;
     if (std::string(format) != "format 8") return without_third_buffer(t, format);
-    return t.replace(t.find("format 8"), 8, format);
+    t = without_knee(t);
+    return t.replace(t.find("format 9"), 8, format);
 }
 
 // `text` parsed; the test stops if it is rejected.
@@ -132,6 +146,8 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->nt_copy_bandwidth == doctest::Approx(p.nt_copy_bandwidth));
     CHECK(q->call_overhead == doctest::Approx(p.call_overhead));
     CHECK(q->rewrite_line == doctest::Approx(p.rewrite_line));
+    CHECK(q->rewrite_knee == doctest::Approx(p.rewrite_knee));
+    CHECK(q->rewrite_line_beyond == doctest::Approx(p.rewrite_line_beyond));
     CHECK(q->source_line == doctest::Approx(p.source_line));
     CHECK(q->busy_step == doctest::Approx(p.busy_step));
     CHECK(q->push_line == doctest::Approx(p.push_line));
@@ -180,7 +196,7 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 }
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
-    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8"}) {
+    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9"}) {
         INFO(f);
         const ModelParams q =
             parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, f));
@@ -214,7 +230,7 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6", "format 7", "format 8"}) {
+    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9"}) {
         INFO(f);
         const ModelParams q = parsed(without({"peer_args", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
@@ -226,7 +242,7 @@ TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer
 }
 
 TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
-    for (const char* f : {"format 6", "format 7", "format 8"}) {
+    for (const char* f : {"format 6", "format 7", "format 8", "format 9"}) {
         INFO(f);
         const ModelParams q = parsed(without({"core_cache_bytes"}, f));
         CHECK(q.core_cache_bytes == 0);
@@ -235,6 +251,21 @@ TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes
     ModelParams p = sample();
     p.core_cache_bytes = 0;
     CHECK(format_profile(p).find("core_cache_bytes") == std::string::npos);
+}
+
+TEST_CASE("a profile before format 9, or one without them, has no rewrite knee: rewrite_line throughout") {
+    for (const char* f : {"format 8", "format 9"}) {
+        INFO(f);
+        const ModelParams q = parsed(without({"rewrite_knee", "rewrite_line_beyond"}, f));
+        CHECK(q.rewrite_knee == 0);
+        CHECK(q.rewrite_line_beyond == 0);
+        CHECK(q.rewrite_line == doctest::Approx(9.25));
+        CHECK(q.alpha.R_mem == doctest::Approx(3.125));
+    }
+    ModelParams p = sample();
+    p.rewrite_knee = p.rewrite_line_beyond = 0;
+    CHECK(format_profile(p).find("rewrite_knee") == std::string::npos);
+    CHECK(format_profile(p).find("rewrite_line_beyond") == std::string::npos);
 }
 
 TEST_CASE("a profile before format 8, or one without them, has no third-buffer costs") {
@@ -298,9 +329,17 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 8", "format 9")).find("format 9") != std::string::npos);
+    CHECK(rejection(edited("format 9", "format 10")).find("format 10") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 8", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 9", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    // The rewrite knee: format 9, both or neither.
+    CHECK(rejection(without_third_buffer(format_profile(sample()), "format 8") + "rewrite_knee 32\n")
+              .find("rewrite_knee needs format 9") != std::string::npos);
+    CHECK(rejection(edited("rewrite_line_beyond 21.5\n", "")).find("rewrite_knee and rewrite_line_beyond") !=
+          std::string::npos);
+    CHECK(rejection(edited("rewrite_knee 48\n", "")).find("rewrite_knee and rewrite_line_beyond") !=
+          std::string::npos);
+    CHECK(rejection(edited("rewrite_knee 48", "rewrite_knee 0")).find("positive") != std::string::npos);
     // Format 3 needs the sharer and source costs; format 2 has no such keys.
     CHECK(rejection(edited("rewrite_line 9.25\n", "")).find("rewrite_line is missing") != std::string::npos);
     CHECK(rejection(edited("source_line 1.375\n", "")).find("source_line is missing") != std::string::npos);
@@ -315,7 +354,7 @@ TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection(edited("peer_args 93.75", "peer_args 0")).find("positive") != std::string::npos);
     CHECK(rejection(without_third_buffer(format_profile(sample()), "format 6")).find("core_cache_bytes needs format 7") != std::string::npos);
     // The third-buffer costs: format 8, all four of a link or none.
-    CHECK(rejection(edited("format 8", "format 7")).find("alpha.r needs format 8") != std::string::npos);
+    CHECK(rejection(without_knee(edited("format 9", "format 7"))).find("alpha.r needs format 8") != std::string::npos);
     CHECK(rejection(edited("alpha.R 1.0625\n", "")).find("alpha needs all of r, R, r_mem, R_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.node.r_mem 7.5\n", "")).find("level.node needs all of r, R, r_mem, R_mem") !=

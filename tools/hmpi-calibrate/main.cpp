@@ -467,7 +467,8 @@ void at_least(LinkCost& outer, const LinkCost& inner, const std::string& name, s
 // rewrite_line and source_line (params.hpp): the slope, over a few sizes, of
 // a writer's stores to lines every reader of its domain has just copied
 // (the inline copy-in: its area is 64 lines from 8 ranks on, up to 256 on
-// 2; the slope is per line), and of the time all
+// 2; the slope is per line, with a second slope past a knee:
+// rewrite_knee, rewrite_line_beyond), and of the time all
 // those readers take to copy distinct lines of one source at once, divided
 // by their number. Floors keep both positive (a profile needs that) when
 // noise flattens a fit.
@@ -489,13 +490,54 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
                         std::to_string(writer) + ", fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
         return b / per;
     };
-    const std::vector<std::size_t> rw = {8, 16, 32, 64}, fo = {16, 64, 256};
+    const std::vector<std::size_t> rw = {8, 16, 32, 64, 128, 256}, fo = {16, 64, 256};
     progress("rewrite_line: core %d stores to %zu..%zu lines that %zu reader(s) have just copied", writer,
              rw.front(), rw.back(), readers.size());
     const std::vector<double> rt =
         over_passes(plan.passes, [&] { return rewrite_times(writer, readers, rw, rounds_for(plan, rw)); });
-    p->rewrite_line = std::max(slope("rewrite_line", "ns/line", rw, rt, 1.0), 0.1);
-    progress("rewrite_line = %.2f ns/line", p->rewrite_line);
+    for (std::size_t i = 0; i < rw.size(); ++i)
+        progress("rewrite_line: m=%zu lines: %.1f ns (%.2f ns/line)", rw[i], rt[i], rt[i] / static_cast<double>(rw[i]));
+    // One slope up to a knee and one past it (params.hpp): for each knee
+    // with at least three sizes up to it and two past it, a fit on either
+    // side; the knee whose two fits leave the smaller error is kept if the
+    // slope past it is at least 1.25x the one before (else there is no
+    // knee, and one fit over all sizes gives rewrite_line).
+    auto fit_of = [&](std::size_t from, std::size_t to, double* err) {
+        std::vector<double> x, y, dropped;
+        for (std::size_t i = from; i < to; ++i) {
+            x.push_back(static_cast<double>(rw[i]));
+            y.push_back(rt[i]);
+        }
+        double a = 0, b = 0;
+        *err = x.size() > 2 ? robust_fit(x, y, &a, &b, &dropped) : fit_line(x, y, &a, &b);
+        return b;
+    };
+    double whole_err = 0;
+    const double whole = fit_of(0, rw.size(), &whole_err);
+    std::size_t knee = 0;
+    double below = whole, beyond = 0, best_err = whole_err;
+    for (std::size_t k = 2; k + 2 < rw.size(); ++k) {
+        double e1 = 0, e2 = 0;
+        const double s1 = fit_of(0, k + 1, &e1), s2 = fit_of(k, rw.size(), &e2);
+        if (s1 > 0 && s2 >= 1.25 * s1 && std::max(e1, e2) < best_err) {
+            knee = k;
+            below = s1;
+            beyond = s2;
+            best_err = std::max(e1, e2);
+        }
+    }
+    p->rewrite_line = std::max(below, 0.1);
+    if (knee) {
+        p->rewrite_knee = static_cast<double>(rw[knee]);
+        p->rewrite_line_beyond = std::max(beyond, p->rewrite_line);
+        progress("rewrite_line = %.2f ns/line up to %zu lines, %.2f past them", p->rewrite_line, rw[knee],
+                 p->rewrite_line_beyond);
+    } else {
+        progress("rewrite_line = %.2f ns/line (no knee)", p->rewrite_line);
+    }
+    notes.push_back("rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " + std::to_string(writer) +
+                    (knee ? ", knee at " + std::to_string(rw[knee]) + " lines" : ", no knee") + ", fit error <= " +
+                    std::to_string(static_cast<int>(100 * best_err)) + "%");
 
     progress("source_line: %zu reader(s) copy %zu..%zu distinct lines each from core %d at once", readers.size(),
              fo.front(), fo.back(), writer);

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "base/topology.hpp"
+#include "collectives/framework/shared.hpp"
 #include "primitives/copy.hpp"
 #include "primitives/flag.hpp"
 #include "primitives/reduce.hpp"
@@ -412,13 +413,28 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
     // 0.3-0.7 without). A timing device, not synchronization (the flags
     // order the rounds): mfence itself on x86, which ThreadSanitizer
     // builds take as they are.
-    auto write = [&source](double* p, std::size_t n, double) {
-        copy_lines(source.data(), p, n);
+    //
+    // The writer rotates over kSlots areas, as the runtime's collective
+    // slots do (collectives/framework/shared.hpp): an area is rewritten only
+    // every kSlots calls, after the writer has stored to the others, so its
+    // lines have left the writer's L1 by then. Rewriting one area every
+    // round kept them there and measured another cost: on the 2-core EPYC
+    // guest (stop 29) 64 lines took 200 ns with one area and 420 with 8,
+    // 128 lines 410 against 850, and 2-rank inline collectives' measured
+    // cost from 2 to 16 KiB followed the 8 areas' 6.6-7 ns per line.
+    // `area` is the round's: set before the publish that readers acquire.
+    std::atomic<std::size_t> area{0};
+    auto write = [&source, &area, max_lines](double* p, std::size_t n, double round) {
+        const std::size_t next = static_cast<std::size_t>(round) % coll::kSlots;
+        copy_lines(source.data(), p + next * max_lines * kDoublesPerLine, n);
         drain_stores();
+        area.store(next, std::memory_order_relaxed);
     };
     return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, max_lines, max_lines, false, write,
-        [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
+        writer_core, reader_cores, lines, rounds, coll::kSlots * max_lines, max_lines, false, write,
+        [&area, max_lines](std::size_t, const double* in, double* acc, std::size_t n) {
+            copy_lines(in + area.load(std::memory_order_relaxed) * max_lines * kDoublesPerLine, acc, n);
+        },
         [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return write_ns;
         });
