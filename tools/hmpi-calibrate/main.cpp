@@ -519,18 +519,17 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     double whole_err = 0;
     const double whole = fit_of(0, rw.size(), &whole_err);
     std::size_t knee = 0;
-    double below = whole, beyond = 0, best_err = whole_err;
+    double beyond = 0, best_err = whole_err;
     for (std::size_t k = 2; k + 2 < rw.size(); ++k) {
         double e1 = 0, e2 = 0;
         const double s1 = fit_of(0, k + 1, &e1), s2 = fit_of(k, rw.size(), &e2);
         if (s1 > 0 && s2 >= 1.25 * s1 && std::max(e1, e2) < best_err) {
             knee = k;
-            below = s1;
             beyond = s2;
             best_err = std::max(e1, e2);
         }
     }
-    p->rewrite_line = std::max(knee ? rt[knee] / static_cast<double>(rw[knee]) : below, 0.1);
+    p->rewrite_line = std::max(knee ? rt[knee] / static_cast<double>(rw[knee]) : whole, 0.1);
     if (knee) {
         p->rewrite_knee = static_cast<double>(rw[knee]);
         p->rewrite_line_beyond = std::max(beyond, p->rewrite_line);
@@ -939,13 +938,6 @@ int run_calibration(const Options& opt) {
     // (a hypervisor may describe the host's caches): the in-cache working
     // set below follows the measured size.
     const std::size_t mem_cap = m.memory_bytes ? m.memory_bytes / 4 : (1ull << 30);
-    // Beyond the caches means beyond what they hold at any speed: hwloc's
-    // sizes, even where one core keeps less at cache speed (below). A
-    // working set of twice the measured size still hit the L3 in part on
-    // the 2-core EPYC guest (stop 28: 16.6 MiB at cache speed, 32 MiB L3;
-    // R_mem 2.39 ns/line at 35 MiB, 3.41 at 53 MiB, and 16 MiB Allreduces
-    // measured 1.9-2.5x what they were predicted from the 35 MiB rates).
-    const std::size_t hw_all_cache_bytes = m.all_cache_bytes;
     const std::size_t quick_cap = std::size_t{256} << 20;
     std::string no_knee;
     const std::size_t core_cache = measure_core_cache(
@@ -977,14 +969,19 @@ int run_calibration(const Options& opt) {
     plan.cache_ws = std::min<std::size_t>(m.llc_bytes ? m.llc_bytes / 2 : (8u << 20), opt.quick ? (8u << 20) : (32u << 20));
     // Beyond: twice (and in full mode also three times) every cache of the
     // machine together as hwloc reports them, if a quarter of the memory
-    // allows.
+    // allows. Beyond the caches means beyond what they hold at any speed:
+    // hwloc's sizes, even where one core keeps less at cache speed. A
+    // working set of twice the measured size still hit the L3 in part on
+    // the 2-core EPYC guest (stop 28: 16.6 MiB at cache speed, 32 MiB L3;
+    // R_mem 2.39 ns/line at 35 MiB, 3.41 at 53 MiB, and 16 MiB Allreduces
+    // measured 1.9-2.5x what they were predicted from the 35 MiB rates).
     // --quick (the tests) goes beyond the caches only while that stays small:
     // a machine reporting 1 GiB of L3 would otherwise sweep 2 GiB, minutes
     // under a sanitizer.
     for (std::size_t f : opt.quick ? std::vector<std::size_t>{2} : std::vector<std::size_t>{2, 3})
-        if (f * hw_all_cache_bytes <= mem_cap && (!opt.quick || f * hw_all_cache_bytes <= quick_cap))
-            plan.mem_ws.push_back(f * hw_all_cache_bytes);
-    plan.no_mem_why = opt.quick && 2 * hw_all_cache_bytes <= mem_cap ? "--quick: the caches are too large to exceed quickly"
+        if (f * m.all_cache_bytes <= mem_cap && (!opt.quick || f * m.all_cache_bytes <= quick_cap))
+            plan.mem_ws.push_back(f * m.all_cache_bytes);
+    plan.no_mem_why = opt.quick && 2 * m.all_cache_bytes <= mem_cap ? "--quick: the caches are too large to exceed quickly"
                                                                      : "too little memory to exceed the caches";
     plan.target_ns = opt.quick ? 5e6 : 60e6;
     plan.min_rounds = opt.quick ? 5 : 15;
