@@ -32,6 +32,7 @@ runs=(
   "s27np2c|$R/collectives-np2/stop27/runC/s27np2c.csv.gz|$R/collectives-np2/stop27/runC/profile.txt|$R/collectives-np2/stop27/runC/s27np2c.notes|2|1x2,l2=1280K,l3=48M"
   "s28np2|$R/collectives-np2/stop28/combined/s28np2ab.csv.gz|$R/collectives-np2/stop28/profile.txt|$R/collectives-np2/stop28/combined/s28np2ab.notes|2|1x2,l2=1M,l3=32M"
   "s28np2k|$R/collectives-np2/stop28/combined/s28np2ab.csv.gz|$R/collectives-np2/stop29/profile-knee.txt|$R/collectives-np2/stop28/combined/s28np2ab.notes|2|1x2,l2=1M,l3=32M"
+  "s29np2|$R/collectives-np2/stop29/run/s29np2.csv.gz|$R/collectives-np2/stop29/run/profile.txt|$R/collectives-np2/stop29/run/s29np2.notes|2|1x2,l2=1M,l3=32M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 sizes=0,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M
