@@ -146,7 +146,9 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 // previous call (result_source_rewrite_cost: 64 lines x rewrite_line 12).
 // Scan at 4 KiB: chained since stop 20, when inline's reader was charged
 // its whole pull (rank 1 pulls rank 0's vector: p/2 vectors per reader, not
-// (p-1)/2), as exscan's already was at that size.
+// (p-1)/2), as exscan's already was at that size. Scan from 32 KiB: chained
+// again since stop 30, whose step is one pass of m lines (r), as linear's
+// at 2 ranks, but after one synchronized step where linear has two.
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -159,7 +161,7 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
         {"reduce", "inline inline inline binomial tiled tiled tiled tiled"},
         {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
-        {"scan", "inline inline inline chained linear linear linear linear"},
+        {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
 }
@@ -167,7 +169,9 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // Two ranks, each its own cache domain (a 2-core EPYC whose cores share no
 // L3). Exscan: chained is one push of m lines (push_line while 3 m fits the
 // L2, then C), after two handoffs; linear is a pull (b_b) after two
-// synchronized steps of both ranks, each with step_overhead.
+// synchronized steps of both ranks, each with step_overhead. Scan: chained
+// from 4 KiB since stop 30 (one pass of m lines, r_b, after one handoff;
+// inline copies in and then pulls).
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -180,7 +184,7 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
         {"reduce", "inline inline inline tiled tiled tiled tiled tiled"},
         {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
-        {"scan", "inline inline inline inline linear linear linear linear"},
+        {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
     });
 }
