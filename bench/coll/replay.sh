@@ -33,16 +33,29 @@ runs=(
   "s28np2|$R/collectives-np2/stop28/combined/s28np2ab.csv.gz|$R/collectives-np2/stop28/profile.txt|$R/collectives-np2/stop28/combined/s28np2ab.notes|2|1x2,l2=1M,l3=32M"
   "s28np2k|$R/collectives-np2/stop28/combined/s28np2ab.csv.gz|$R/collectives-np2/stop29/profile-knee.txt|$R/collectives-np2/stop28/combined/s28np2ab.notes|2|1x2,l2=1M,l3=32M"
   "s29np2|$R/collectives-np2/stop29/run/s29np2.csv.gz|$R/collectives-np2/stop29/run/profile.txt|$R/collectives-np2/stop29/run/s29np2.notes|2|1x2,l2=1M,l3=32M"
+  "s30np2|$R/collectives-np2/stop30/run/s30np2.csv.gz|$R/collectives-np2/stop30/run/profile.txt|$R/collectives-np2/stop30/run/s30np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
+# A collective whose algorithms changed is scored only on runs from the stop
+# that changed it on (a run's stop: the digits after its name's "s"); older
+# runs measured code that no longer exists. scan: stop 30's chained scan
+# (one pass per rank, no copy first).
+declare -A measured_since=([scan]=30)
 sizes=0,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M
 for spec in "${runs[@]}"; do
     IFS='|' read -r name csv profile notes np machine <<<"$spec"
     if (($#)) && [[ " $* " != *" $name "* ]]; then continue; fi
     d=$out/$name
     mkdir -p "$d"
-    zcat "$csv" >"$d/run.csv"
+    stop=${name#s}
+    stop=${stop%%[!0-9]*}
+    run_colls=""
     for c in $colls; do
+        if ((stop >= ${measured_since[$c]:-0})); then run_colls+=" $c"; fi
+    done
+    zcat "$csv" | awk -F, -v keep="$run_colls" 'BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; ++i) ok[k[i]] = 1 }
+        NR == 1 || ($2 in ok)' >"$d/run.csv"
+    for c in $run_colls; do
         "$build/bin/hmpi-info" --model "$c" -n "$np" --machine "$machine" --csv --profile "$profile" --sizes "$sizes" 2>/dev/null
     done | awk 'NR == 1 || !/^collective/' >"$d/model.csv"
     "$python" "$here/analyze.py" "$d/run.csv" --model "$d/model.csv" --notes "$notes" --no-plots --out "$d" >"$d/analyze.log" 2>&1
