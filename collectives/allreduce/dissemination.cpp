@@ -19,7 +19,10 @@
 // log2 s; Eq. 7 otherwise, (a_a + B_a q m)(ceil(log2 q) + 2) +
 // (a_b + B_b q m)(ceil(log2 p) - floor(log2 q) - 1) (li_dissemination);
 // plus a_a for the closing wait for the last version's reader (the
-// lifetime rule), which the paper's count leaves out.
+// lifetime rule), which the paper's count leaves out. A step across has
+// the ranks of both domains on the link between them, so its B_b is
+// taken at 2q threads (min p; exchange_link_threads, cost.hpp), as
+// hmpi-calibrate measures it, where the paper writes B_b q.
 //
 // Buffers: version v_i (after step i) of a rank alternates between its
 // receive buffer and one scratch so the last lands in the receive buffer

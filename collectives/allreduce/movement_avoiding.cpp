@@ -34,14 +34,17 @@
 //                                           own cache)
 //   + a_alpha + max(c_alpha, C_alpha p) (p - 1) m / p * nt  (copy-out; nt = copy_bw /
 //                                           nt_copy_bw when the stores are non-temporal)
-// on one cache domain. Across s > 1 domains of q ranks, each link is
-// shared by the q ranks of a domain (as in Eq. 6's steps across domains),
-// and a rank's (p - 1) m / p lines split by where their slice lives:
-//   max(b_alpha, B_alpha q) (q - 1) m / p + max(b_beta, B_beta q) (p - q) m / p
+// on one cache domain. Across s > 1 domains of q ranks, a domain's link is
+// shared by its q ranks and the link between two domains by the ranks of
+// both, 2q (min p: exchange_link_threads, cost.hpp, as hmpi-calibrate's
+// beta ring measures B_beta), and a rank's (p - 1) m / p lines split by
+// where their slice lives:
+//   max(b_alpha, B_alpha q) (q - 1) m / p + max(b_beta, B_beta 2q) (p - q) m / p
 //   for the folds, and the same with c and C for the copy-out. (Eq. 1's
 //   rule: t threads on a link never move a line faster than one alone; with
 //   q = 1, one rank per domain as on the 2-core EPYC guest, B q alone
-//   charged a line less than one thread's b.)
+//   charged a line less than one thread's b. Up to stop 29 the link across
+//   was charged q threads.)
 // (2 ranks in two domains of the EPYC guest: movement_avoiding measured
 // 1.5-2x faster than dissemination from 32 KiB to 4 MiB, which the
 // one-domain form, charging both ranks' lines to one link, priced at 2x
@@ -283,8 +286,9 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const int qq = q.s() > 1 ? q.q() : p;
     const double near = static_cast<double>(qq - 1) * q.m() / p;
     const double far = static_cast<double>(p - qq) * q.m() / p;
-    const double fold = shared_line_cost(q, al, qq, ws) * near + shared_line_cost(q, be, qq, ws) * far;
-    const double copy = shared_copy_line_cost(q, al, qq, ws) * near + shared_copy_line_cost(q, be, qq, ws) * far;
+    const int across = exchange_link_threads(p, qq);
+    const double fold = shared_line_cost(q, al, qq, ws) * near + shared_line_cost(q, be, across, ws) * far;
+    const double copy = shared_copy_line_cost(q, al, qq, ws) * near + shared_copy_line_cost(q, be, across, ws) * far;
     // The first visit: each rank copies its own slice of its input into the
     // result (m / p lines within its own cache), a step of every chain.
     const double first = copy_line_cost(q, al, ws) * q.m() / p;

@@ -198,7 +198,8 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
     const double busy = busy_excess(c, p);
     // Every step reduces into a third buffer (the next version, reduce_data3).
     const double in = congested_reduce3_step_cost(c, c.params.alpha, m, q, ws) + busy;
-    const double across = s > 1 ? congested_reduce3_step_cost(c, c.params.beta, m, q, ws) + busy : 0.0;
+    const double across =
+        s > 1 ? congested_reduce3_step_cost(c, c.params.beta, m, exchange_link_threads(p, q), ws) + busy : 0.0;
     const DisseminationSteps steps = li_dissemination_steps(p, q, s);
     return in * steps.within + across * steps.across;
 }
@@ -222,7 +223,10 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
     const double intra = q > 1 ? 2 * flat_wait_cost(c, q) +
                                      (congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
                                : 0.0;
-    const double inter = s > 1 ? (c.params.beta.a + congested_line_cost(c, c.params.beta, ws) * m) * ceil_log2(s) : 0.0;
+    // Across (Eq. 9): the q members of a child domain each move their tile,
+    // m / q lines, at once, no faster per line than one thread alone (Eq. 1;
+    // B m alone charged less than one thread's b m where q = 1).
+    const double inter = s > 1 ? congested_step_cost(c, c.params.beta, m / q, q, ws) * ceil_log2(s) : 0.0;
     return intra + inter;  // Eq. 10
 }
 

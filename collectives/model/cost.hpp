@@ -92,6 +92,14 @@ double domain_fold_chain_line_cost(const CostQuery& c, int t, std::size_t ws) no
 // at full speed (Eq. 1's b/B), then B*t (C*t): max(b, B*t), max(c, C*t).
 double shared_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
 double shared_copy_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
+// Threads on a link between two cache domains when every rank of both, q
+// each, reads from the other domain at once (an exchange step across):
+// 2 q, at most p. hmpi-calibrate's beta ring takes its cores alternately
+// from both sides, so beta's B, R and C are per thread with that many
+// crossing; charging q (one side's) priced a line across below one
+// thread's b where q = 1 (2 ranks of the 2-core EPYC: dissemination's
+// exchange measured 2.8 ns a line against r = 1.48 and R t = 2.77).
+inline int exchange_link_threads(int p, int q) noexcept { return 2 * q < p ? 2 * q : p; }
 // a + b*m: one step of one thread.
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 // a + max(b, B*t)*m: one step of t threads at once, never cheaper per line

@@ -77,15 +77,24 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     const ModelParams p = made_up_params();
     const CommTopology t = sockets(2, 4);
     const CostQuery q{p, t, CollKind::allreduce, 64, true};
-    // p = 8 = 2^3, q = 4, s = 2: (a_a + B_a q m) log2 q + (a_b + B_b q m) log2 s.
-    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 16) * 2 + (300 + 40) * 1));
-    // p = 12, q = 6, s = 2: (a_a + B_a q m)(ceil log2 q + 2) + (a_b + B_b q m)(ceil log2 p - floor log2 q - 1).
-    CHECK(li_dissemination(q, 12, 6, 2, 1, 0) == doctest::Approx((100 + 24) * 5 + (300 + 60) * 1));
+    // p = 8 = 2^3, q = 4, s = 2: (a_a + B_a q m) log2 q + (a_b + B_b 2q m) log2 s:
+    // a step across has the ranks of both domains on the link between them,
+    // 2q (min p) threads, as hmpi-calibrate's beta ring measured B_b.
+    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 16) * 2 + (300 + 80) * 1));
+    // p = 12, q = 6, s = 2: (a_a + B_a q m)(ceil log2 q + 2) + (a_b + B_b 2q m)(ceil log2 p - floor log2 q - 1).
+    CHECK(li_dissemination(q, 12, 6, 2, 1, 0) == doctest::Approx((100 + 24) * 5 + (300 + 120) * 1));
     // Eq. 10: a_a q + B_a m q (q-1)/q + (a_b + B_b m) ceil(log2 s) (a thread's own
     // tile of its own input is local: 3 of its 4 tiles come from others),
     // with Eq. 8's a_a q as two flat waits of the domain's 4 (no poll_line
     // here: a + a line b_a per further flag, 100 + 2 * 2 each).
     CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
+    // One rank per domain: its whole vector crosses at one thread's b_b,
+    // never at a B_b below it (Eq. 1; B_b m alone up to stop 29).
+    ModelParams cheap = p;
+    cheap.beta.B = 2;
+    const CommTopology t1 = sockets(2, 1);
+    const CostQuery q1{cheap, t1, CollKind::allreduce, 64, true};
+    CHECK(li_tiled_reduce(q1, 1, 2, 10, 0) == doctest::Approx(300 + 5 * 10));
 }
 
 TEST_CASE("steps that reduce into a third buffer are charged r, R where the profile has them, else b, B") {
@@ -115,8 +124,8 @@ TEST_CASE("steps that reduce into a third buffer are charged r, R where the prof
     const CostQuery lq{lone, t, CollKind::allreduce, 64, true};
     CHECK(shared_reduce3_line_cost(lq, lone.alpha, 2, in) == doctest::Approx(3));
     // Eq. 6 with every step into a third buffer: p = 8, q = 4, s = 2:
-    // (a_a + R_a q m) log2 q + (a_b + R_b q m) log2 s.
-    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 20) * 2 + (300 + 52) * 1));
+    // (a_a + R_a q m) log2 q + (a_b + R_b 2q m) log2 s.
+    CHECK(li_dissemination(q, 8, 4, 2, 1, 0) == doctest::Approx((100 + 20) * 2 + (300 + 104) * 1));
     // Eq. 10: each tile's first fold at R_a, the other q - 2 at B_a:
     // a_a q + (R_a + (q-2) B_a) m + (a_b + B_b m) ceil(log2 s).
     CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + (5 + 2 * 4) * 10 + (300 + 10 * 10)));
