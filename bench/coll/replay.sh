@@ -34,6 +34,7 @@ runs=(
   "s28np2k|$R/collectives-np2/stop28/combined/s28np2ab.csv.gz|$R/collectives-np2/stop29/profile-knee.txt|$R/collectives-np2/stop28/combined/s28np2ab.notes|2|1x2,l2=1M,l3=32M"
   "s29np2|$R/collectives-np2/stop29/run/s29np2.csv.gz|$R/collectives-np2/stop29/run/profile.txt|$R/collectives-np2/stop29/run/s29np2.notes|2|1x2,l2=1M,l3=32M"
   "s30np2|$R/collectives-np2/stop30/run/s30np2.csv.gz|$R/collectives-np2/stop30/run/profile.txt|$R/collectives-np2/stop30/run/s30np2.notes|2|2x1,l2=1M,l3=508M"
+  "s30np2slow|$R/collectives-np2/stop30/run/s30np2.csv.gz|$R/collectives-np2/stop30/run/profile-slow.txt|$R/collectives-np2/stop30/run/s30np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
