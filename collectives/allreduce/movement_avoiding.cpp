@@ -278,11 +278,11 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     const LinkCost &al = q.params.alpha, &be = q.params.beta;
     const int rounds = ma_rounds(q.bytes, p);
     // Each rank's (p - 1) m / p moved lines, folds and copies alike: those of
-    // the q - 1 slices homed in its cache domain over alpha, the p - q others
-    // over beta, each link shared by the q ranks of a domain (Eq. 6's
-    // congestion for dissemination's steps across domains), never faster
-    // per line than one thread alone. One domain: max(b, B p) (p - 1) m / p
-    // and max(c, C p) (p - 1) m / p.
+    // the q - 1 slices homed in its cache domain over alpha, its domain's
+    // link shared by its q ranks, the p - q others over beta, the link
+    // between two domains shared by both sides' ranks (exchange_link_threads),
+    // never faster per line than one thread alone. One domain: max(b, B p)
+    // (p - 1) m / p and max(c, C p) (p - 1) m / p.
     const int qq = q.s() > 1 ? q.q() : p;
     const double near = static_cast<double>(qq - 1) * q.m() / p;
     const double far = static_cast<double>(p - qq) * q.m() / p;
