@@ -96,7 +96,8 @@ double chain_cost(const CostQuery& q, Step step) {
 double scan_chained_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
-    return chain_cost(q, [&](const LinkCost& l) { return congested_reduce3_step_cost(q, l, q.m(), 1, ws); });
+    // One thread per link of the chain: its third-buffer cost r, uncongested.
+    return chain_cost(q, [&](const LinkCost& l) { return l.a + reduce3_line_cost(q, l, ws) * q.m(); });
 }
 
 double exscan_chained_cost(const CostQuery& q) {
