@@ -15,8 +15,16 @@
 //
 // Cost (Li-Hoefler Eq. 2's form at both levels, no Eq. 1 first phase: the
 // binomial tree ignores congestion; rank ranges are domain-local first when
-// domains are rank ranges): one scratch of m bytes per inner node, and
-//   T = (a_a + b_a m) ceil(log2 q) + (a_b + b_b m) ceil(log2 s)
+// domains are rank ranges): one scratch of m bytes per inner node. A node
+// folds all its children at once, after the last is ready, so the critical
+// path runs through the heads of levels 1..L (L = ceil(log2 q) +
+// ceil(log2 s), levels within domains first), the head of level k folding
+// a chain of k: the first into a third buffer (r), the rest accumulating
+// (b), each over its child's level's link:
+//   T = sum_k [ a_k + (r_1 + b_2 + ... + b_k) m ]
+// (L (a + r m) + L (L - 1)/2 b m on one link). Until stop 31 each level
+// was charged one b: at 2 ranks on the 2-core EPYC (one fold, x_0 op x_1
+// into the receive buffer) that was b m where r m is the work.
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time.
 // (working set (p + 1) m: the inputs and the result).
@@ -105,10 +113,21 @@ CollTask reduce_binomial(CollCtx& ctx) {
 
 double reduce_binomial_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
+    const int within = ceil_log2(q.q()), levels = within + ceil_log2(q.s());
+    if (levels == 0) return 0;
     const double busy = busy_excess(q, q.p());
+    auto link = [&](int level) -> const LinkCost& { return level <= within ? q.params.alpha : q.params.beta; };
+    // The node heading level k folds its own input and its k children's
+    // partials in one chain once all are ready: the first fold into a third
+    // buffer (r, over level 1's link), each further one accumulating (b, over
+    // its child's level). Its largest child is the previous level's head.
+    double t = 0, chain = reduce3_line_cost(q, link(1), ws);
+    for (int k = 1; k <= levels; ++k) {
+        if (k > 1) chain += line_cost(q, link(k), ws);
+        t += link(k).a + busy + chain * q.m();
+    }
     // Each level reads its child's arguments.
-    return (step_cost(q, q.params.alpha, q.m(), ws) + busy) * ceil_log2(q.q()) +
-           li_inter_tree_reduce(q, q.s(), q.m(), ws) + peer_args_cost(q, ceil_log2(q.q()) + ceil_log2(q.s()));
+    return t + peer_args_cost(q, levels);
 }
 
 }  // namespace hmpi::coll

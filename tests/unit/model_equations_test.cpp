@@ -13,6 +13,7 @@
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
 #include "collectives/model/params.hpp"
+#include "collectives/reduce/reduce.hpp"
 
 using namespace hmpi::coll;
 
@@ -219,4 +220,22 @@ TEST_CASE("The tree's first fold: a third-buffer reduction unless the copy hides
     const ModelParams old = made_up_params();
     const CostQuery before{old, t2, CollKind::reduce, 64 * 1000, true};
     CHECK(tree_first_fold_excess(before, 2, 1, before.m(), 0) == 0);
+}
+
+TEST_CASE("binomial Reduce: each level's head folds its children in one chain, the first into a third buffer") {
+    ModelParams p = made_up_params();
+    p.alpha.r = 3;
+    p.beta.r = 6;
+    const std::size_t bytes = 64 * 100;  // m = 100 lines, in cache
+    // Two ranks of one domain: one fold, x_0 op x_1 into the receive buffer.
+    const CostQuery two{p, sockets(1, 2), CollKind::reduce, bytes, true};
+    CHECK(reduce_binomial_cost(two) == doctest::Approx(100 + 3 * 100.0));
+    // Eight ranks, two domains of four: levels 1-2 within (alpha), 3 across
+    // (beta); the head of level k folds k: r_a, then b of each level's link.
+    const CostQuery eight{p, sockets(2, 4), CollKind::reduce, bytes, true};
+    const double chains = (100 + 3 * 100.0) + (100 + (3 + 2) * 100.0) + (300 + (3 + 2 + 5) * 100.0);
+    CHECK(reduce_binomial_cost(eight) == doctest::Approx(chains));
+    // A profile without r: b for the first fold too, one chain per level.
+    const CostQuery old{made_up_params(), sockets(1, 2), CollKind::reduce, bytes, true};
+    CHECK(reduce_binomial_cost(old) == doctest::Approx(100 + 2 * 100.0));
 }

@@ -209,6 +209,12 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 // (p-1) m_b = 60 lines read from others, 720 ns. At 16 MiB the blocks leave
 // the cache: direct streams its result through the 14 further folds
 // (max(c_mem, C_mem p) each), tiled keeps it in cache.
+// Reduce from 32 KiB: tiled, where binomial was until stop 31, when
+// binomial's levels became the fold chains its nodes run (the head of
+// level k folds its k children at once, the first into a third buffer:
+// 4 (a + r m) + 6 b m over 4 levels, where 4 (a + b m) was charged, the
+// cost of one fold per level; stop 25's 16-rank run measured binomial
+// 2.2-8.6x slower than tiled from 32 KiB).
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -219,7 +225,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
         {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
-        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct direct direct direct tiled"},
         {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct direct"},
@@ -228,7 +234,8 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
 
 // Reduce_scatter_block from 32 KiB: movement_avoiding, whose results cross
 // into the other socket twice per block, where direct's ranks fold 8 of
-// their 16 inputs from across it (beta's costs).
+// their 16 inputs from across it (beta's costs). Reduce from 32 KiB: tiled
+// since stop 31 (binomial before; see the one-domain case).
 TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
     check_against("16 ranks, two cache domains", machine(2, 8), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
@@ -239,7 +246,7 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"bcast", "inline inline one_stage two_stage binomial pipelined pipelined pipelined"},
         {"exscan", "inline inline linear chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel two_stage"},
-        {"reduce", "inline inline inline inline binomial binomial binomial binomial"},
+        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
         {"scan", "inline inline linear chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct two_stage"},
