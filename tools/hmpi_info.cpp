@@ -131,7 +131,13 @@ void print_params(const ModelParams& p) {
         if (l.r > 0)
             std::printf("  %-6s %15s   r = %6.2f ns/line   R = %6.2f ns/line   r_mem = %6.2f   R_mem = %6.2f\n", "",
                         "(third buffer)", l.r, l.R, l.r_mem, l.R_mem);
-        else
+        if (l.R_slices > 0)
+            std::printf("  %-6s %15s   R_slices = %6.2f ns/line   R_slices_mem = %6.2f (own slices, read by one thread)\n",
+                        "", "(third buffer)", l.R_slices, l.R_slices_mem);
+        else if (l.r > 0)
+            std::printf("  %-6s %15s   no R_slices in this profile: slice folds charged R, R_mem\n", "",
+                        "(third buffer)");
+        if (l.r <= 0)
             std::printf("  %-6s %15s   not in this profile: reductions into a third buffer charged b, B\n", "",
                         "(third buffer)");
     };

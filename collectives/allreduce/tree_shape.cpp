@@ -129,7 +129,8 @@ double tree_first_fold_excess(const CostQuery& c, int q, int s, double m, std::s
         const LinkCost& al = c.params.alpha;
         const int d = eq1_survivors(c, q, ws);
         if (d < q)
-            return std::min(d, q - d) * (congested_reduce3_line_cost(c, al, ws) - congested_line_cost(c, al, ws)) * m;
+            return std::min(d, q - d) *
+                   (congested_slice_reduce3_line_cost(c, al, ws) - congested_line_cost(c, al, ws)) * m;
         return (reduce3_line_cost(c, al, ws) - line_cost(c, al, ws)) * m;
     }
     if (s > 1) return (reduce3_line_cost(c, c.params.beta, ws) - line_cost(c, c.params.beta, ws)) * m;

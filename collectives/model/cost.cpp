@@ -79,6 +79,15 @@ double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::s
 double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
     return std::max(reduce3_line_cost(c, l, ws), congested_reduce3_line_cost(c, l, ws) * t);
 }
+// A profile before format 10 has no R_slices: R's (measured with shared
+// lines, the dearer pattern) stand in.
+double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
+    if (l.R_slices <= 0) return congested_reduce3_line_cost(c, l, ws);
+    return c.spills(ws) && l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
+}
+double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
+    return std::max(reduce3_line_cost(c, l, ws), congested_slice_reduce3_line_cost(c, l, ws) * t);
+}
 double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
     return l.a + shared_reduce3_line_cost(c, l, t, ws) * m;
 }
@@ -90,7 +99,7 @@ double domain_fold_chain_line_cost(const CostQuery& c, int t, std::size_t ws) no
     if (p < 2) return 0.0;
     const LinkCost &al = c.params.alpha, &be = c.params.beta;
     const LinkCost& first = q >= 2 ? al : be;
-    return shared_reduce3_line_cost(c, first, t, ws) + std::max(0, q - 2) * shared_line_cost(c, al, t, ws) +
+    return shared_slice_reduce3_line_cost(c, first, t, ws) + std::max(0, q - 2) * shared_line_cost(c, al, t, ws) +
            (p - q - (q >= 2 ? 0 : 1)) * shared_line_cost(c, be, t, ws);
 }
 double shared_copy_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
@@ -146,6 +155,18 @@ double busy_source_excess(const CostQuery& c, const LinkCost& l, int t, int per_
 
 double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t ws) noexcept {
     return c.commutative ? 0.0 : busy_source_excess(c, c.params.alpha, t, per_source, c.bytes, ws);
+}
+
+double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept {
+    const int p = c.p();
+    if (p <= 1) return 0.0;
+    const double mb = std::ceil(c.m() / p);
+    const std::size_t ws = (static_cast<std::size_t>(p) + 1) * c.bytes;  // the inputs and the results
+    const double a = c.s() > 1 ? c.params.beta.a : c.params.alpha.a;
+    const double streamed =
+        !strip_mined && c.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(c, c.params.alpha, p, ws) : 0.0;
+    return 2 * (a + all_poll_excess(c, p)) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
+           fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1);
 }
 
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept {
@@ -215,13 +236,14 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
     // Eq. 8, with the (q-1)/q of each thread's m lines that come from other
     // threads' inputs: its tile of its own input is in its own cache. Of a
     // tile's q - 1 folds the first reduces two inputs into the result, a
-    // third buffer (reduce_staggered): R for it, B for the others.
+    // third buffer (reduce_staggered): R for it (R_slices: each tile of an
+    // input has one reader), B for the others.
     // Eq. 8's a q, one handoff per tile read one after another, is two waits
     // for all q members' flags here (arrivals; the tiles folded, before the
     // broadcast), each a flat barrier's (all_poll_excess): a member's reads of
     // its q - 1 sources overlap (docs/model.md, "Tiled Allreduce's waits").
     const double intra = q > 1 ? 2 * flat_wait_cost(c, q) +
-                                     (congested_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
+                                     (congested_slice_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
                                : 0.0;
     // Across (Eq. 9): the q members of a child domain each move their tile,
     // m / q lines, at once, no faster per line than one thread alone (Eq. 1;

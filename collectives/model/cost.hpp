@@ -78,6 +78,13 @@ double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size
 double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
 double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
+// The same where each thread's own input is read by that thread alone (the
+// slice folds: reduce-scatter, tiled Reduce and Allreduce, the tree's first
+// fold): R_slices or R_slices_mem (params.hpp), R's where the profile has
+// none. R's ring has every line read by its owner and its neighbour at
+// once, as a dissemination step does.
+double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;
+double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept;
 // Per result line, a chain that folds all p ranks' inputs into a result
 // that holds none of them yet, folded by a rank of the largest cache
 // domain, t threads doing so at once: the first fold reduces into a third
@@ -196,6 +203,20 @@ inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { re
 // all_poll_excess(t), or a line per further flag where the profile has no
 // poll_line.
 double flat_wait_cost(const CostQuery& c, int t) noexcept;
+
+// Every rank folds its slice (ceil(m/p) lines, m = c.m()) of all p ranks'
+// inputs, read where they are, into a result: the reduce-scatter stage of
+// Li, Hoefler et al., Section 2.4, as reduce_scatter/direct.cpp and
+// tiled.cpp and reduce/tiled.cpp run it. Two waits of every rank (all
+// arrived; all done reading), a fold chain per result line
+// (domain_fold_chain_line_cost, p ranks folding at once), for a
+// non-commutative op fold_sweep_excess on the (p - 1) lines read from
+// others, and the sweep over p - 1 peers' arguments:
+//   2 (a + Y(p)) + (F + S) m_b + X (p - 1) m_b + peer_args_sweep(p - 1)
+// S: beyond the cache, a result folded straight (not strip-mined) goes out
+// and comes back between folds, (p - 2) max(c_mem, C_mem p) more per line
+// (0 at 2 ranks).
+double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).

@@ -49,6 +49,13 @@ struct LinkCost {
     double R = 0;      // the same per thread, t threads at once
     double r_mem = 0;  // the same once the working set exceeds the cache
     double R_mem = 0;  // (all four 0: not measured, a profile before format 8: b's)
+    // R and R_mem when each thread's own input is read by that thread alone
+    // (the slice folds: reduce-scatter, tiled Reduce and Allreduce, the
+    // tree's first fold); R's ring has every own line read by its owner and
+    // its neighbour at once, as a dissemination step does. Both 0: not
+    // measured (a profile before format 10), R's apply.
+    double R_slices = 0;
+    double R_slices_mem = 0;
 };
 
 struct LevelCost {

@@ -51,7 +51,10 @@ namespace {
 // charging those steps the accumulating reduction's b, B, b_mem, B_mem.
 // 9: rewrite_knee and rewrite_line_beyond added, optional (both or none);
 // format 2 to 8 files are still read, charging rewrite_line throughout.
-constexpr int kProfileFormat = 9;
+// 10: R_slices and R_slices_mem per link, optional (both or none, and only
+// with r, R, r_mem, R_mem); format 2 to 9 files are still read, charging
+// the slice folds R and R_mem (measured with shared lines: higher).
+constexpr int kProfileFormat = 10;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -78,16 +81,18 @@ bool level_from_key(std::string_view s, LevelKind* k) {
 }
 
 // The fields of a LinkCost, in file order: nine every link has, then the
-// four of a reduction into a third buffer (format 8, all or none).
+// four of a reduction into a third buffer (format 8, all or none), then the
+// two of its fold of own slices (format 10, both or none).
 constexpr const char* kFields[] = {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem",
-                                   "r", "R", "r_mem", "R_mem"};
+                                   "r", "R", "r_mem", "R_mem", "R_slices", "R_slices_mem"};
 constexpr int kFieldCount = static_cast<int>(std::size(kFields));
 constexpr int kRequiredFields = 9;
+constexpr int kFirstSliceField = 13;
 constexpr double LinkCost::*kFieldMembers[] = {&LinkCost::a,     &LinkCost::b,     &LinkCost::B,
                                                &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::c,
                                                &LinkCost::C,     &LinkCost::c_mem, &LinkCost::C_mem,
                                                &LinkCost::r,     &LinkCost::R,     &LinkCost::r_mem,
-                                               &LinkCost::R_mem};
+                                               &LinkCost::R_mem, &LinkCost::R_slices, &LinkCost::R_slices_mem};
 static_assert(std::size(kFieldMembers) == std::size(kFields));
 double* field(LinkCost& l, int i) { return &(l.*kFieldMembers[i]); }
 const double& field(const LinkCost& l, int i) { return l.*kFieldMembers[i]; }
@@ -101,9 +106,10 @@ void put(std::string& out, const std::string& key, double v) {
 }
 
 bool has_third_buffer_costs(const LinkCost& l) { return l.r > 0 && l.R > 0 && l.r_mem > 0 && l.R_mem > 0; }
+bool has_slice_costs(const LinkCost& l) { return has_third_buffer_costs(l) && l.R_slices > 0 && l.R_slices_mem > 0; }
 
 void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
-    const int n = has_third_buffer_costs(l) ? kFieldCount : kRequiredFields;
+    const int n = has_slice_costs(l) ? kFieldCount : has_third_buffer_costs(l) ? kFirstSliceField : kRequiredFields;
     for (int i = 0; i < n; ++i) put(out, prefix + "." + kFields[i], field(l, i));
 }
 
@@ -284,6 +290,8 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (fi < 0) return fail(line_no, "unknown key '" + key + "'");
         if (fi >= kRequiredFields && format < 8)
             return fail(line_no, key + " needs format 8 (the format line comes first)");
+        if (fi >= kFirstSliceField && format < 10)
+            return fail(line_no, key + " needs format 10 (the format line comes first)");
         if (link == "alpha") {
             *field(p.alpha, fi) = x;
         } else if (link == "beta") {
@@ -309,15 +317,28 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     if (!seen.count("format")) return fail(0, "the 'format' line is missing");
     if (!seen.count("topology_key") || p.topology_key.empty()) return fail(0, "the 'topology_key' line is missing");
     // A link's third-buffer costs come all four or not at all.
-    auto third_buffer_given = [&](const std::string& link) {
+    auto count_given = [&](const std::string& link, int from, int to) {
         int n = 0;
-        for (int i = kRequiredFields; i < kFieldCount; ++i) n += seen.count(link + "." + kFields[i]) ? 1 : 0;
+        for (int i = from; i < to; ++i) n += seen.count(link + "." + kFields[i]) ? 1 : 0;
         return n;
+    };
+    auto third_buffer_given = [&](const std::string& link) {
+        return count_given(link, kRequiredFields, kFirstSliceField);
+    };
+    auto slices_given = [&](const std::string& link) { return count_given(link, kFirstSliceField, kFieldCount); };
+    // The slice folds' two come together, and only with the other four.
+    auto check_slices = [&](const std::string& link) -> std::string {
+        const int n = slices_given(link);
+        if (n != 0 && n != kFieldCount - kFirstSliceField)
+            return link + " needs both of R_slices, R_slices_mem or neither";
+        if (n != 0 && third_buffer_given(link) == 0) return link + "'s R_slices, R_slices_mem need r, R, r_mem, R_mem";
+        return {};
     };
     for (const char* link : {"alpha", "beta"}) {
         const int n = third_buffer_given(link);
-        if (n != 0 && n != kFieldCount - kRequiredFields)
+        if (n != 0 && n != kFirstSliceField - kRequiredFields)
             return fail(0, std::string(link) + " needs all of r, R, r_mem, R_mem or none of them");
+        if (std::string why = check_slices(link); !why.empty()) return fail(0, why);
     }
     for (const char* link : {"alpha", "beta"})
         for (int i = 0; i < kRequiredFields; ++i)
@@ -335,11 +356,12 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         return fail(0, "rewrite_knee and rewrite_line_beyond come together or not at all");
     for (const auto& [lc, given] : levels) {
         const std::string name = std::string("level.") + level_key(lc.kind);
-        const int extra = third_buffer_given(name);
-        if (given - extra != kRequiredFields)
+        const int extra = third_buffer_given(name), slices = slices_given(name);
+        if (given - extra - slices != kRequiredFields)
             return fail(0, name + " needs all of a, b, B, b_mem, B_mem, c, C, c_mem, C_mem");
-        if (extra != 0 && extra != kFieldCount - kRequiredFields)
+        if (extra != 0 && extra != kFirstSliceField - kRequiredFields)
             return fail(0, name + " needs all of r, R, r_mem, R_mem or none of them");
+        if (std::string why = check_slices(name); !why.empty()) return fail(0, why);
         p.levels.push_back(lc);
     }
     return p;

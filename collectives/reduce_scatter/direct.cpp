@@ -8,7 +8,9 @@
 // inputs at once into the result (reduction.hpp: a third buffer, r), each
 // further one accumulates (b). Charged per fold, as Li-Hoefler's b is (one
 // line folded into the result), with P ranks folding at once:
-//   2 (a_alpha + Y(p)) + (max(r, R p) + (p - 2) max(b, B p)) * m_b
+//   2 (a_alpha + Y(p)) + (max(r, R_slices p) + (p - 2) max(b, B p)) * m_b
+// (R_slices: p ranks fold disjoint slices at once; R where the profile has
+// none, before format 10; slice_fold_cost, cost.hpp)
 // in one cache domain; across several, a_beta, and beta's costs for the
 // p - q folds of lines from other domains (domain_fold_chain_line_cost);
 // beyond the cache, where tiled.cpp keeps its tile's result in cache, the
@@ -66,17 +68,6 @@ CollTask reduce_scatter_direct(CollCtx& ctx) {
     co_return rc;
 }
 
-double reduce_scatter_direct_cost(const CostQuery& q) {
-    // Two waits for every rank (all arrived, all done reading): all_poll_excess, cost.hpp.
-    const int p = q.p();
-    const double mb = std::ceil(q.m() / std::max(1, p));
-    const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
-    // Beyond the cache the result itself goes out and comes back between
-    // folds: one more line moved through memory for each further fold.
-    const double streamed = q.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(q, q.params.alpha, p, ws) : 0.0;
-    return 2 * (a + all_poll_excess(q, p)) + (domain_fold_chain_line_cost(q, p, ws) + streamed) * mb +
-           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(q, p - 1);
-}
+double reduce_scatter_direct_cost(const CostQuery& q) { return slice_fold_cost(q, false); }
 
 }  // namespace hmpi::coll

@@ -8,7 +8,9 @@
 //
 // Cost (Eq. 8 per tile, all ranks at once; m_b = the largest block in
 // lines): direct.cpp's, per fold,
-//   2 (a_alpha + Y(p)) + (max(r, R p) + (p - 2) max(b, B p)) * m_b
+//   2 (a_alpha + Y(p)) + (max(r, R_slices p) + (p - 2) max(b, B p)) * m_b
+// (R_slices: p ranks fold disjoint slices at once; R where the profile has
+// none, before format 10; slice_fold_cost, cost.hpp)
 // (in one cache domain; across several, a_beta and beta's costs for the
 // lines from other domains)
 // plus, as there and for a non-commutative op only, fold_sweep_excess for
@@ -63,14 +65,6 @@ CollTask reduce_scatter_tiled(CollCtx& ctx) {
     co_return rc;
 }
 
-double reduce_scatter_tiled_cost(const CostQuery& q) {
-    // Two waits for every rank (all arrived, all done reading): all_poll_excess, cost.hpp.
-    const int p = q.p();
-    const double mb = std::ceil(q.m() / std::max(1, p));
-    const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
-    return 2 * (a + all_poll_excess(q, p)) + domain_fold_chain_line_cost(q, p, ws) * mb +
-           fold_sweep_excess(q, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(q, p - 1);
-}
+double reduce_scatter_tiled_cost(const CostQuery& q) { return slice_fold_cost(q, true); }
 
 }  // namespace hmpi::coll

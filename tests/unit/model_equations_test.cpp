@@ -14,6 +14,7 @@
 #include "collectives/model/cost.hpp"
 #include "collectives/model/params.hpp"
 #include "collectives/reduce/reduce.hpp"
+#include "collectives/reduce_scatter/reduce_scatter.hpp"
 
 using namespace hmpi::coll;
 
@@ -238,4 +239,32 @@ TEST_CASE("binomial Reduce: each level's head folds its children in one chain, t
     // A profile without r: b for the first fold too, one chain per level.
     const CostQuery old{made_up_params(), sockets(1, 2), CollKind::reduce, bytes, true};
     CHECK(reduce_binomial_cost(old) == doctest::Approx(100 + 2 * 100.0));
+}
+
+TEST_CASE("slice folds are charged R_slices where the profile has it; dissemination keeps R") {
+    ModelParams p = made_up_params();
+    p.alpha.r = 3, p.alpha.R = 5, p.alpha.r_mem = 9, p.alpha.R_mem = 11;
+    p.beta.r = 7, p.beta.R = 13, p.beta.r_mem = 15, p.beta.R_mem = 17;
+    const CommTopology two = sockets(1, 2);
+    const std::size_t bytes = 64 * 64;  // m = 64 lines, in cache
+    const CostQuery before{p, two, CollKind::reduce_scatter_block, bytes, true};
+    // Without R_slices (a profile before format 10) R stands in:
+    // 2 a_a + max(r, R 2) m/2.
+    CHECK(congested_slice_reduce3_line_cost(before, p.alpha, 0) == doctest::Approx(5));
+    CHECK(slice_fold_cost(before, true) == doctest::Approx(2 * 100 + 10 * 32));
+    const CostQuery reduce_before{p, two, CollKind::reduce, bytes, true};
+    // ... and tiled Reduce keeps its formula of stops 13-30: 2 a_a + B_a q m (q-1)/p.
+    CHECK(reduce_tiled_cost(reduce_before) == doctest::Approx(2 * 100 + 4 * 2 * 64 / 2.0));
+    p.alpha.R_slices = 2, p.alpha.R_slices_mem = 6;
+    p.beta.R_slices = 4, p.beta.R_slices_mem = 10;
+    const CostQuery after{p, two, CollKind::reduce_scatter_block, bytes, true};
+    CHECK(congested_slice_reduce3_line_cost(after, p.alpha, 0) == doctest::Approx(2));
+    CHECK(congested_slice_reduce3_line_cost(after, p.alpha, std::size_t{1} << 40) == doctest::Approx(6));
+    // max(r, R_slices 2) = max(3, 4) per line of the rank's slice.
+    CHECK(slice_fold_cost(after, true) == doctest::Approx(2 * 100 + 4 * 32));
+    const CostQuery reduce_after{p, two, CollKind::reduce, bytes, true};
+    CHECK(reduce_tiled_cost(reduce_after) == doctest::Approx(slice_fold_cost(reduce_after, false)));
+    // Dissemination's rounds read every line of both ranks' inputs twice
+    // at once: R, not R_slices (Eq. 6 at p = q = 2: a_a + max(r, R 2) m).
+    CHECK(li_dissemination(after, 2, 2, 1, 64, 0) == doctest::Approx(100 + 10 * 64));
 }

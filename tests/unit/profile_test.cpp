@@ -16,12 +16,14 @@ namespace {
 
 ModelParams sample() {
     ModelParams p;
-    // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem, r, R, r_mem, R_mem: all
-    // different, so that a field read into another's place shows.
-    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125};
-    p.beta = {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5};
-    p.levels = {{LevelKind::l3, {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125}},
-                {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5}}};
+    // a, b, B, b_mem, B_mem, c, C, c_mem, C_mem, r, R, r_mem, R_mem,
+    // R_slices, R_slices_mem: all different, so that a field read into
+    // another's place shows.
+    p.alpha = {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125, 0.9375, 2.875};
+    p.beta = {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5, 1.6875, 4.25};
+    p.levels = {{LevelKind::l3,
+                 {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125, 0.9375, 2.875}},
+                {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5, 1.6875, 4.25}}};
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -53,6 +55,8 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.R == doctest::Approx(y.R));
     CHECK(x.r_mem == doctest::Approx(y.r_mem));
     CHECK(x.R_mem == doctest::Approx(y.R_mem));
+    CHECK(x.R_slices == doctest::Approx(y.R_slices));
+    CHECK(x.R_slices_mem == doctest::Approx(y.R_slices_mem));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -72,6 +76,24 @@ std::string without_knee(std::string t) {
     return t;
 }
 
+// The slice-fold fields of every link of the sample (format 10).
+const std::initializer_list<const char*> kSliceKeys = {
+    "alpha.R_slices ",    "alpha.R_slices_mem ",    "beta.R_slices ",      "beta.R_slices_mem ",
+    "level.l3.R_slices ", "level.l3.R_slices_mem ", "level.node.R_slices ", "level.node.R_slices_mem "};
+
+// `t` without the slice-fold lines (format 10) and with `format` in place
+// of its format line.
+std::string without_slices(std::string t, const char* format) {
+    for (const char* k : kSliceKeys) {
+        const std::size_t at = t.find(std::string("\n") + k);
+        REQUIRE(at != std::string::npos);
+        t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 10");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, format);
+}
+
 // The third-buffer fields of every link of the sample (format 8).
 const std::initializer_list<const char*> kThirdBufferKeys = {
     "alpha.r ",       "alpha.R ",       "alpha.r_mem ",       "alpha.R_mem ",      "beta.r ",
@@ -82,15 +104,13 @@ const std::initializer_list<const char*> kThirdBufferKeys = {
 // The sample's text without its third-buffer fields and with `format` in
 // place of its format line.
 std::string without_third_buffer(const std::string& text, const char* format) {
-    std::string t = without_knee(text);
+    std::string t = without_knee(without_slices(text, format));
     for (const char* k : kThirdBufferKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
         t.erase(at + 1, t.find('\n', at + 1) - at);
     }
-    const std::size_t f = t.find("format 9");
-    REQUIRE(f != std::string::npos);
-    return t.replace(f, 8, format);
+    return t;
 }
 
 // The sample's text without the lines of `keys` and with `format` in place
@@ -102,12 +122,13 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
         REQUIRE(at != std::string::npos);
         t.erase(at, t.find('\n', at) + 1 - at);
     }
-    // Format 8 has no rewrite knee; formats before it no third-buffer
-    // fields either.
-    if (std::string(format) == "format 9") return t;
-    if (std::string(format) != "format 8") return without_third_buffer(t, format);
-    t = without_knee(t);
-    return t.replace(t.find("format 9"), 8, format);
+    // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
+    // formats before it no third-buffer fields either.
+    const std::string f = format;
+    if (f == "format 10") return t;
+    if (f == "format 9") return without_slices(t, format);
+    if (f != "format 8") return without_third_buffer(t, format);
+    return without_knee(without_slices(t, format));
 }
 
 // `text` parsed; the test stops if it is rejected.
@@ -159,11 +180,12 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(format_profile(*q) == text);
 }
 
-TEST_CASE("every link has thirteen fields, in the documented order") {
+TEST_CASE("every link has fifteen fields, in the documented order") {
     const std::string text = format_profile(sample());
     for (const std::string link : {"alpha", "beta", "level.l3", "level.node"}) {
         std::size_t at = 0;
-        for (const char* f : {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem", "r", "R", "r_mem", "R_mem"}) {
+        for (const char* f : {"a", "b", "B", "b_mem", "B_mem", "c", "C", "c_mem", "C_mem", "r", "R", "r_mem", "R_mem",
+                              "R_slices", "R_slices_mem"}) {
             const std::size_t next = text.find("\n" + link + "." + f + " ", at);
             const std::string what = link + "." + f + " missing or out of order";
             CHECK_MESSAGE(next != std::string::npos, what);
@@ -196,7 +218,7 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 }
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
-    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9"}) {
+    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9", "format 10"}) {
         INFO(f);
         const ModelParams q =
             parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, f));
@@ -230,7 +252,7 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9"}) {
+    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9", "format 10"}) {
         INFO(f);
         const ModelParams q = parsed(without({"peer_args", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
@@ -242,7 +264,7 @@ TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer
 }
 
 TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
-    for (const char* f : {"format 6", "format 7", "format 8", "format 9"}) {
+    for (const char* f : {"format 6", "format 7", "format 8", "format 9", "format 10"}) {
         INFO(f);
         const ModelParams q = parsed(without({"core_cache_bytes"}, f));
         CHECK(q.core_cache_bytes == 0);
@@ -254,7 +276,7 @@ TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes
 }
 
 TEST_CASE("a profile before format 9, or one without them, has no rewrite knee: rewrite_line throughout") {
-    for (const char* f : {"format 8", "format 9"}) {
+    for (const char* f : {"format 8", "format 9", "format 10"}) {
         INFO(f);
         const ModelParams q = parsed(without({"rewrite_knee", "rewrite_line_beyond"}, f));
         CHECK(q.rewrite_knee == 0);
@@ -284,11 +306,29 @@ TEST_CASE("a profile before format 8, or one without them, has no third-buffer c
     // A link without them writes none of its four lines.
     ModelParams p = sample();
     p.beta.r = p.beta.R = p.beta.r_mem = p.beta.R_mem = 0;
+    p.beta.R_slices = p.beta.R_slices_mem = 0;
     const std::string text = format_profile(p);
     CHECK(text.find("beta.r") == std::string::npos);
     CHECK(text.find("beta.R") == std::string::npos);
     CHECK(text.find("alpha.R_mem 3.125") != std::string::npos);
     CHECK(parsed(text).beta.r == 0);
+}
+
+TEST_CASE("a profile before format 10, or one without them, has no slice-fold costs: R's") {
+    const ModelParams q = parsed(without_slices(format_profile(sample()), "format 9"));
+    for (const LinkCost* l : {&q.alpha, &q.beta, &q.levels.at(0).cost, &q.levels.at(1).cost}) {
+        CHECK(l->R_slices == 0);
+        CHECK(l->R_slices_mem == 0);
+        CHECK(l->R_mem > 0);
+    }
+    // A link without them writes neither line; the others keep theirs.
+    ModelParams p = sample();
+    p.alpha.R_slices = p.alpha.R_slices_mem = 0;
+    const std::string text = format_profile(p);
+    CHECK(text.find("alpha.R_slices") == std::string::npos);
+    CHECK(text.find("beta.R_slices 1.6875") != std::string::npos);
+    CHECK(parsed(text).alpha.R_slices == 0);
+    CHECK(parsed(text).beta.R_slices_mem == doctest::Approx(4.25));
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -329,9 +369,17 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 9", "format 10")).find("format 10") != std::string::npos);
+    CHECK(rejection(edited("format 10", "format 11")).find("format 11") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 9", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 10", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    // The slice folds' costs: format 10, both of a link or neither, and only
+    // with the third-buffer costs.
+    CHECK(rejection(edited("format 10", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
+          std::string::npos);
+    CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=
+          std::string::npos);
+    CHECK(rejection(edited("alpha.R_slices 0.9375", "alpha.R_slices 0")).find("positive") != std::string::npos);
     // The rewrite knee: format 9, both or neither.
     CHECK(rejection(without_third_buffer(format_profile(sample()), "format 8") + "rewrite_knee 32\n")
               .find("rewrite_knee needs format 9") != std::string::npos);
@@ -354,7 +402,8 @@ TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection(edited("peer_args 93.75", "peer_args 0")).find("positive") != std::string::npos);
     CHECK(rejection(without_third_buffer(format_profile(sample()), "format 6")).find("core_cache_bytes needs format 7") != std::string::npos);
     // The third-buffer costs: format 8, all four of a link or none.
-    CHECK(rejection(without_knee(edited("format 9", "format 7"))).find("alpha.r needs format 8") != std::string::npos);
+    CHECK(rejection(without_knee(without_slices(format_profile(sample()), "format 7"))).find("alpha.r needs format 8") !=
+          std::string::npos);
     CHECK(rejection(edited("alpha.R 1.0625\n", "")).find("alpha needs all of r, R, r_mem, R_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.node.r_mem 7.5\n", "")).find("level.node needs all of r, R, r_mem, R_mem") !=

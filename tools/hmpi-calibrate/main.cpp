@@ -10,7 +10,8 @@
 // measures a, b and b_mem with one writer and one reader, and B and B_mem
 // with t readers at once, the reader(s) reducing the lines; then r, r_mem,
 // R and R_mem the same way with the reader(s) reducing them into a third
-// buffer; then c, c_mem, C and C_mem with the reader(s) copying them; then one
+// buffer (and R_slices, R_slices_mem with t readers whose own input nobody
+// else reads); then c, c_mem, C and C_mem with the reader(s) copying them; then one
 // thread's copy bandwidth, temporal and non-temporal, and the call overhead.
 // Progress goes to stderr, one line per measurement.
 #include <algorithm>
@@ -38,7 +39,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 8";
+constexpr const char* kToolVersion = "hmpi-calibrate 9";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -204,14 +205,20 @@ constexpr KernelSpec kReduce{Kernel::reduce, 0, 2, "reduction", "reduces", "redu
 constexpr KernelSpec kReduce3{Kernel::reduce3, 2, 3, "third-buffer reduction", "reduces into a third buffer",
                               "reducing into a third buffer", "r", "R", "r_mem", "R_mem", &LinkCost::r, &LinkCost::R,
                               &LinkCost::r_mem, &LinkCost::R_mem};
+// The congested third-buffer fold of disjoint slices: ring only; its one-
+// thread costs are r and r_mem (the pair measurement is the same kernel).
+constexpr KernelSpec kReduce3Slices{Kernel::reduce3_slices, 3, 3, "third-buffer reduction of own slices",
+                                    "reduces into a third buffer", "reducing its own slice into a third buffer", "r",
+                                    "R_slices", "r_mem", "R_slices_mem", &LinkCost::r, &LinkCost::R_slices,
+                                    &LinkCost::r_mem, &LinkCost::R_slices_mem};
 constexpr KernelSpec kCopy{Kernel::copy, 1, 2, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
                            &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem};
 
 struct LinkResult {
     LinkCost cost;
     double handoff = 0;         // one flag handoff, ns (the reduction's sweep)
-    double fit_error[3] = {};   // per kernel: largest relative residual of the one-reader fit
-    double ring_error[3] = {};  // per kernel: the same for the congested fit
+    double fit_error[4] = {};   // per kernel: largest relative residual of the one-reader fit
+    double ring_error[4] = {};  // per kernel: the same for the congested fit
     double copy_intercept = 0;  // the copy fit's intercept (information; `a` is the reduction fit's)
     double reduce3_intercept = 0;  // the same for the third-buffer reduction's fit
     int t = 0;                  // readers in the congested measurement
@@ -373,17 +380,19 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
 }
 
 // Measurement steps per link (g_steps).
-constexpr int kStepsPerLink = 9;
+constexpr int kStepsPerLink = 10;
 
 // Every parameter of one link: the reduction's a, b, b_mem, B, B_mem, then
-// the third-buffer reduction's r, r_mem, R, R_mem and the copy's c, c_mem,
-// C, C_mem (both reuse the reduction's handoff and a).
+// the third-buffer reduction's r, r_mem, R, R_mem (and, congested only,
+// R_slices, R_slices_mem) and the copy's c, c_mem, C, C_mem (both reuse the
+// reduction's handoff and a).
 LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
     LinkResult res;
     for (const KernelSpec* k : {&kReduce, &kReduce3, &kCopy}) {
         measure_pair(plan, link, clk, *k, res);
         measure_pair_mem(plan, link, clk, *k, res);
         measure_ring(plan, link, *k, res);
+        if (k == &kReduce3) measure_ring(plan, link, kReduce3Slices, res);
     }
     return res;
 }
@@ -432,6 +441,9 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
     within_link(kReduce);
     against_reduction(kReduce3, raise_to, "a reduction into a third buffer moves a line for no less than one in place");
     within_link(kReduce3);
+    against_reduction(kReduce3Slices, raise_to,
+                      "a reduction into a third buffer moves a line for no less than one in place");
+    within_link(kReduce3Slices);
     against_reduction(kCopy, lower_to, "a copy moves a line for no more than a reduction");
     within_link(kCopy);
 }
@@ -446,8 +458,11 @@ constexpr struct {
                    {"b_mem", &LinkCost::b_mem}, {"B_mem", &LinkCost::B_mem}, {"c", &LinkCost::c},
                    {"C", &LinkCost::C},         {"c_mem", &LinkCost::c_mem}, {"C_mem", &LinkCost::C_mem},
                    {"r", &LinkCost::r},         {"R", &LinkCost::R},         {"r_mem", &LinkCost::r_mem},
-                   {"R_mem", &LinkCost::R_mem}};
+                   {"R_mem", &LinkCost::R_mem}, {"R_slices", &LinkCost::R_slices},
+                   {"R_slices_mem", &LinkCost::R_slices_mem}};
+constexpr int kFirstSliceLinkField = 13;
 bool comparable(const LinkCost& x, const LinkCost& y, int field) {
+    if (field >= kFirstSliceLinkField) return x.R_slices > 0 && y.R_slices > 0;
     return field < kRequiredLinkFields || (x.r > 0 && y.r > 0);
 }
 
@@ -821,11 +836,23 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
         {&LinkCost::b_mem, &LinkCost::r_mem, "b_mem > r_mem (a reduction into a third buffer cheaper than one in place)"},
         {&LinkCost::B_mem, &LinkCost::R_mem, "B_mem > R_mem (a reduction into a third buffer cheaper than one in place)"},
     };
+    // Where measured (format 10): the same for the fold of own slices.
+    static constexpr Ordering kSlices[] = {
+        {&LinkCost::R_slices, &LinkCost::R_slices_mem, "R_slices > R_slices_mem"},
+        {&LinkCost::R_slices, &LinkCost::r, "R_slices > r (t threads slower together than one)"},
+        {&LinkCost::R_slices_mem, &LinkCost::r_mem, "R_slices_mem > r_mem"},
+        {&LinkCost::B, &LinkCost::R_slices, "B > R_slices (a reduction into a third buffer cheaper than one in place)"},
+        {&LinkCost::B_mem, &LinkCost::R_slices_mem,
+         "B_mem > R_slices_mem (a reduction into a third buffer cheaper than one in place)"},
+    };
     auto check_link = [&](const std::string& n, const LinkCost& l) {
         for (const auto& [lo, hi, what] : kWithinLink)
             if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
         if (l.r > 0)
             for (const auto& [lo, hi, what] : kThirdBuffer)
+                if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
+        if (l.R_slices > 0)
+            for (const auto& [lo, hi, what] : kSlices)
                 if (l.*lo > l.*hi) bad.push_back(n + ": " + what);
     };
     auto check_order = [&](const std::string& inner_name, const LinkCost& in, const std::string& outer_name,
@@ -1140,7 +1167,7 @@ int run_calibration(const Options& opt) {
     out += "# HMPI model profile (docs/model.md), written by " + std::string(kToolVersion) +
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
-    out += "# r, R, r_mem, R_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
+    out += "# r, R, r_mem, R_mem, R_slices, R_slices_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
     out += "# step) in ns per 64-byte line; copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";
     {
@@ -1156,11 +1183,13 @@ int run_calibration(const Options& opt) {
             std::snprintf(b, sizeof b,
                           "# %s: cores %d->%d, flag handoff %.1f ns, fit error <= %.0f%%; B from %d readers at once "
                           "(fit error <= %.0f%%); third buffer: fit error <= %.0f%% (intercept %.1f ns), R fit error "
-                          "<= %.0f%%; copy: fit error <= %.0f%% (intercept %.1f ns), C fit error <= %.0f%%.\n",
+                          "<= %.0f%%, R_slices fit error <= %.0f%%; copy: fit error <= %.0f%% (intercept %.1f ns), C "
+                          "fit error <= %.0f%%.\n",
                           links[i].name.c_str(), links[i].writer, links[i].reader, results[i].handoff,
                           100 * results[i].fit_error[0], results[i].t, 100 * results[i].ring_error[0],
                           100 * results[i].fit_error[2], results[i].reduce3_intercept, 100 * results[i].ring_error[2],
-                          100 * results[i].fit_error[1], results[i].copy_intercept, 100 * results[i].ring_error[1]);
+                          100 * results[i].ring_error[3], 100 * results[i].fit_error[1], results[i].copy_intercept,
+                          100 * results[i].ring_error[1]);
             out += b;
         }
     }
@@ -1177,10 +1206,10 @@ int run_calibration(const Options& opt) {
     }
     for (const std::string& n : notes) progress("note: %s", n.c_str());
     for (auto [n, l] : {std::pair{"alpha:", &p.alpha}, std::pair{"beta: ", &p.beta}})
-        progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f r=%.3f R=%.3f r_mem=%.3f R_mem=%.3f c=%.3f C=%.3f "
-                 "c_mem=%.3f C_mem=%.3f ns/line",
-                 n, l->a, l->b, l->B, l->b_mem, l->B_mem, l->r, l->R, l->r_mem, l->R_mem, l->c, l->C, l->c_mem,
-                 l->C_mem);
+        progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f r=%.3f R=%.3f r_mem=%.3f R_mem=%.3f "
+                 "R_slices=%.3f R_slices_mem=%.3f c=%.3f C=%.3f c_mem=%.3f C_mem=%.3f ns/line",
+                 n, l->a, l->b, l->B, l->b_mem, l->B_mem, l->r, l->R, l->r_mem, l->R_mem, l->R_slices,
+                 l->R_slices_mem, l->c, l->C, l->c_mem, l->C_mem);
     if (opt.print) std::fputs(out.c_str(), stdout);
     if (!opt.print || !opt.output.empty()) {
         const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;

@@ -109,7 +109,7 @@ void consume_lines(const double* p, std::size_t lines) {
 // `mine`: Kernel::reduce3's second input (unused by the others).
 void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines, const double* mine = nullptr) {
     if (k == Kernel::reduce) reduce_lines(src, dst, lines);
-    else if (k == Kernel::reduce3) reduce3_lines(src, mine, dst, lines);
+    else if (k == Kernel::reduce3 || k == Kernel::reduce3_slices) reduce3_lines(src, mine, dst, lines);
     else copy_lines(src, dst, lines);
 }
 
@@ -333,6 +333,11 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
     auto body = [&](std::size_t i) {
         bind(cores[i]);
         Buffer own(max_lines), acc(max_lines);
+        // Kernel::reduce3_slices' second input: lines of this thread's that
+        // nobody else reads (Kernel::reduce3 reads `own`, which the
+        // neighbour reads at the same time).
+        const bool slices = kernel == Kernel::reduce3_slices;
+        Buffer mine(slices ? max_lines : 1);
         src[i].store(push ? acc.data : own.data, std::memory_order_release);
         sync.arrive_and_wait();
         double* in = src[(i + 1) % t].load(std::memory_order_acquire);
@@ -346,6 +351,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
             const std::int64_t begin = now_ns();
             for (int r = 0;; ++r) {
                 write_lines(own.data, lines[s], static_cast<double>(r + 1));
+                if (slices) write_lines(mine.data, lines[s], static_cast<double>(r + 2));
                 ++stamp;
                 if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
                                                   static_cast<double>(now_ns() - begin) > rounds.budget_ns)))
@@ -356,7 +362,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
                 const std::int64_t t0 = now_ns();
                 if (push) copy_lines(own.data, in, lines[s]);
-                else run_kernel(kernel, in, acc.data, lines[s], own.data);
+                else run_kernel(kernel, in, acc.data, lines[s], slices ? mine.data : own.data);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);
                 // My reader must be done before I rewrite my lines; pushing,

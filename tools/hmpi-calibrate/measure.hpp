@@ -62,6 +62,11 @@ enum class Kernel {
     // its neighbour, which the neighbour reads at the same time (a
     // dissemination step's reduce_data3 on the rank's own partial).
     reduce3,
+    // ring_steps only: reduce3 with a `mine` that nobody else reads (each
+    // line of a thread's own buffer has one reader, its neighbour), as in
+    // the slice folds, where rank k alone reads slice k of every input, its
+    // own too (reduce-scatter, tiled Reduce and Allreduce): R_slices.
+    reduce3_slices,
     copy,    // memcpy(acc, src) (read remote, write local): c, C
     // ring_steps only: memcpy(neighbour's inbox, own lines) (read local,
     // write remote lines that their owner read the round before, so each

@@ -42,8 +42,8 @@ if [ "$(nproc)" -ge 2 ]; then
   grep -q '^step_overhead ' "$profile" || grep -q 'step_overhead: a 2-rank round no dearer' "$profile" ||
     fail "neither step_overhead nor the reason it is absent"
 fi
-# The reduction into a third buffer, on every link.
-for k in r R r_mem R_mem; do
+# The reduction into a third buffer, on every link (R_slices: format 10).
+for k in r R r_mem R_mem R_slices R_slices_mem; do
   grep -q "^alpha\.$k [0-9]" "$profile" || fail "no alpha.$k"
   grep -q "^beta\.$k [0-9]" "$profile" || fail "no beta.$k"
 done
@@ -69,7 +69,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format [3456789]$/format 2/" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+sed -e "s/^format \([3-9]\|10\)$/format 2/" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
     -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
