@@ -37,6 +37,8 @@ runs=(
   "s30np2slow|$R/collectives-np2/stop30/run/s30np2.csv.gz|$R/collectives-np2/stop30/run/profile-slow.txt|$R/collectives-np2/stop30/run/s30np2.notes|2|2x1,l2=1M,l3=508M"
   "s31np2|$R/collectives-np2/stop31/s31red.csv.gz|$R/collectives-np2/stop31/profile.txt|$R/collectives-np2/stop31/s31red.notes|2|2x1,l2=1M,l3=508M"
   "s31np2s|$R/collectives-np2/stop31/s31red.csv.gz|$R/collectives-np2/stop31/profile-slices.txt|$R/collectives-np2/stop31/s31red.notes|2|2x1,l2=1M,l3=508M"
+  "s31np2b|$R/collectives-np2/stop31/run2/s31b.csv.gz|$R/collectives-np2/stop31/run2/profile.txt|$R/collectives-np2/stop31/run2/s31b.notes|2|2x1,l2=1M,l3=508M"
+  "s31np2b9|$R/collectives-np2/stop31/run2/s31b.csv.gz|$R/collectives-np2/stop31/run2/profile-format9.txt|$R/collectives-np2/stop31/run2/s31b.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
