@@ -128,17 +128,18 @@ void print_params(const ModelParams& p) {
                     l.a, l.b, l.B, l.b_mem, l.B_mem);
         std::printf("  %-6s %15s   c = %6.2f ns/line   C = %6.2f ns/line   c_mem = %6.2f   C_mem = %6.2f\n", "", "(copy)",
                     l.c, l.C, l.c_mem, l.C_mem);
-        if (l.r > 0)
-            std::printf("  %-6s %15s   r = %6.2f ns/line   R = %6.2f ns/line   r_mem = %6.2f   R_mem = %6.2f\n", "",
-                        "(third buffer)", l.r, l.R, l.r_mem, l.R_mem);
+        if (l.r <= 0) {
+            std::printf("  %-6s %15s   not in this profile: reductions into a third buffer charged b, B\n", "",
+                        "(third buffer)");
+            return;
+        }
+        std::printf("  %-6s %15s   r = %6.2f ns/line   R = %6.2f ns/line   r_mem = %6.2f   R_mem = %6.2f\n", "",
+                    "(third buffer)", l.r, l.R, l.r_mem, l.R_mem);
         if (l.R_slices > 0)
             std::printf("  %-6s %15s   R_slices = %6.2f ns/line   R_slices_mem = %6.2f (own slices, read by one thread)\n",
                         "", "(third buffer)", l.R_slices, l.R_slices_mem);
-        else if (l.r > 0)
+        else
             std::printf("  %-6s %15s   no R_slices in this profile: slice folds charged R, R_mem\n", "",
-                        "(third buffer)");
-        if (l.r <= 0)
-            std::printf("  %-6s %15s   not in this profile: reductions into a third buffer charged b, B\n", "",
                         "(third buffer)");
     };
     link("alpha", p.alpha);

@@ -20,10 +20,9 @@
 // a_b across domains) + X (p-1) m/p for a non-commutative op
 // (fold_sweep_excess, cost.hpp). On the 2-core EPYC guest tiled Reduce
 // measured 96.6 us at 4 MiB, tiled Reduce_scatter_block 103.9 (stop 31).
-// With a profile that has no R_slices (before format 10) the formula of
-// stops 13-30, Li-Hoefler Eq. 8's form over the whole communicator: every
-// rank reads m (p-1)/p lines from others at B q, then the flag round:
-//   T = 2 a_a + (B_a q + X) m (q-1)/p + [s > 1] (a_b + B_b q m (p-q)/p)
+// Until stop 31 it had a formula of its own, Li-Hoefler Eq. 8's form over
+// the whole communicator, which charged only the m (p-1)/p lines read from
+// others, at B q, and no third buffer: 2x short from 64 KiB there.
 // (working set (p + 1) m: the inputs and the result).
 //
 // Slices are disjoint, so each byte of the root's receive buffer (its input
@@ -53,28 +52,6 @@ CollTask reduce_tiled(CollCtx& ctx) {
     co_return rc;
 }
 
-namespace {
-// The formula of stops 13-30: only the lines read from others, at B q, and
-// no third buffer. Kept for profiles without R_slices (before format 10),
-// whose R (shared lines) overstates what two ranks folding disjoint slices
-// pay: charged the fold below with R, tiled lost 13 of 283 picks in the
-// kept runs to linear, 1.2-1.5x slower (docs/model.md, stop 31).
-double reduce_tiled_cost_before_slices(const CostQuery& q) {
-    if (q.p() <= 1) return 0;
-    const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
-    const double p = q.p(), qq = q.q(), m = q.m();
-    const double per_line =
-        congested_line_cost(q, q.params.alpha, ws) * qq + fold_sweep_excess(q, q.p(), q.p() - 1, ws);
-    double t = 2 * (q.params.alpha.a + all_poll_excess(q, q.p())) + per_line * m * (qq - 1) / p +
-               peer_args_sweep_cost(q, p - 1);
-    if (q.s() > 1) t += q.params.beta.a + congested_line_cost(q, q.params.beta, ws) * qq * m * (p - qq) / p;
-    return t;
-}
-}  // namespace
-
-double reduce_tiled_cost(const CostQuery& q) {
-    if (q.params.alpha.R_slices <= 0 && q.params.beta.R_slices <= 0) return reduce_tiled_cost_before_slices(q);
-    return slice_fold_cost(q, false);
-}
+double reduce_tiled_cost(const CostQuery& q) { return slice_fold_cost(q, false); }
 
 }  // namespace hmpi::coll

@@ -253,8 +253,8 @@ TEST_CASE("slice folds are charged R_slices where the profile has it; disseminat
     CHECK(congested_slice_reduce3_line_cost(before, p.alpha, 0) == doctest::Approx(5));
     CHECK(slice_fold_cost(before, true) == doctest::Approx(2 * 100 + 10 * 32));
     const CostQuery reduce_before{p, two, CollKind::reduce, bytes, true};
-    // ... and tiled Reduce keeps its formula of stops 13-30: 2 a_a + B_a q m (q-1)/p.
-    CHECK(reduce_tiled_cost(reduce_before) == doctest::Approx(2 * 100 + 4 * 2 * 64 / 2.0));
+    // ... tiled Reduce as well: the same fold.
+    CHECK(reduce_tiled_cost(reduce_before) == doctest::Approx(2 * 100 + 10 * 32));
     p.alpha.R_slices = 2, p.alpha.R_slices_mem = 6;
     p.beta.R_slices = 4, p.beta.R_slices_mem = 10;
     const CostQuery after{p, two, CollKind::reduce_scatter_block, bytes, true};

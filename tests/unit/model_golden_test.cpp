@@ -174,7 +174,10 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // when tiled's step across stopped charging B_b m (a B below one thread's
 // b: one rank per domain moves its whole vector alone). Scan: chained
 // from 4 KiB since stop 30 (one pass of m lines, r_b, after one handoff;
-// inline copies in and then pulls).
+// inline copies in and then pulls). Reduce at 4 KiB: linear since stop 31,
+// when tiled became the reduce-scatter's fold (slice_fold_cost: 2 a_b +
+// max(r_b, R_b p) m/2 = 800 + 12 * 32 = 1184; it charged 2 a_a + a_b + B_b
+// m/2 = 992 before) against linear's 1.5 a_a + r_b m = 300 + 768 = 1068.
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -185,7 +188,7 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
         {"bcast", "inline inline inline split split split split split"},
         {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
-        {"reduce", "inline inline inline tiled tiled tiled tiled tiled"},
+        {"reduce", "inline inline inline linear tiled tiled tiled tiled"},
         {"reduce_scatter_block", "inline inline inline direct direct direct direct direct"},
         {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline inline direct direct direct direct direct"},
@@ -214,7 +217,10 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 // level k folds its k children at once, the first into a third buffer:
 // 4 (a + r m) + 6 b m over 4 levels, where 4 (a + b m) was charged, the
 // cost of one fold per level; stop 25's 16-rank run measured binomial
-// 2.2-8.6x slower than tiled from 32 KiB).
+// 2.2-8.6x slower than tiled from 32 KiB). At 16 MiB binomial (31.5 ms):
+// tiled, the reduce-scatter's fold since stop 31, streams its result
+// slices through the 14 further folds beyond the cache as direct does
+// (49.8 ms; they are not strip-mined).
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
@@ -225,7 +231,7 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
         {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel parallel"},
-        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
+        {"reduce", "inline inline inline inline tiled tiled tiled binomial"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct direct direct direct tiled"},
         {"scan", "inline inline inline chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct direct"},
@@ -234,8 +240,11 @@ TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
 
 // Reduce_scatter_block from 32 KiB: movement_avoiding, whose results cross
 // into the other socket twice per block, where direct's ranks fold 8 of
-// their 16 inputs from across it (beta's costs). Reduce from 32 KiB: tiled
-// since stop 31 (binomial before; see the one-domain case).
+// their 16 inputs from across it (beta's costs). Reduce from 32 KiB: tree
+// since stop 31 (binomial before; see the one-domain case): its Eq. 1
+// first phase and one step across the sockets (32 KiB: 20.0 us) against
+// binomial's chains (34.9) and tiled's fold, 8 of whose 15 folds a line
+// read from across the sockets (36.3).
 TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
     check_against("16 ranks, two cache domains", machine(2, 8), {
         {"allgather", "inline inline inline inline direct direct direct direct"},
@@ -246,7 +255,7 @@ TEST_CASE("golden: the model's decisions on two sockets of 8 ranks") {
         {"bcast", "inline inline one_stage two_stage binomial pipelined pipelined pipelined"},
         {"exscan", "inline inline linear chained chained chained chained chained"},
         {"gather", "inline inline inline inline parallel parallel parallel two_stage"},
-        {"reduce", "inline inline inline inline tiled tiled tiled tiled"},
+        {"reduce", "inline inline inline inline tree tree tree tree"},
         {"reduce_scatter_block", "reduce_then_scatter reduce_then_scatter inline direct movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
         {"scan", "inline inline linear chained chained chained chained chained"},
         {"scatter", "inline inline direct direct direct direct direct two_stage"},
