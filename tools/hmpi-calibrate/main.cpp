@@ -461,6 +461,7 @@ constexpr struct {
                    {"R_mem", &LinkCost::R_mem}, {"R_slices", &LinkCost::R_slices},
                    {"R_slices_mem", &LinkCost::R_slices_mem}};
 constexpr int kFirstSliceLinkField = 13;
+static_assert(kLinkFields[kFirstSliceLinkField].f == &LinkCost::R_slices && std::size(kLinkFields) == 15);
 bool comparable(const LinkCost& x, const LinkCost& y, int field) {
     if (field >= kFirstSliceLinkField) return x.R_slices > 0 && y.R_slices > 0;
     return field < kRequiredLinkFields || (x.r > 0 && y.r > 0);
