@@ -156,6 +156,12 @@ void print_params(const ModelParams& p) {
                     p.rewrite_line_beyond, p.rewrite_knee);
     else
         std::printf("  rewrite_line_beyond, rewrite_knee: not in this profile (rewrite_line throughout)\n");
+    if (p.fold_rewrite_line > 0)
+        std::printf("  fold_rewrite_line %.2f ns/line (a fold's stores into lines others read, at every size)\n",
+                    p.fold_rewrite_line);
+    else
+        std::printf("  fold_rewrite_line: not in this profile (a fold into lines others read: rewrite_line while they "
+                    "fit the L2)\n");
     std::printf("  busy_step %.1f ns per rank beyond two stepping at once (a step of t ranks: a + busy_step (t-2))%s\n",
                 p.busy_step, p.busy_step == 0 ? " [not in this profile]" : "");
     std::printf("  step_overhead %.1f ns a step of HMPI's costs beyond a (busy_a = a + step_overhead + busy_step (t-2))%s\n",

@@ -9,8 +9,9 @@
 // one-stage broadcast):
 //   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
 //       + all_poll_excess(p) (1 + 1/p) + busy_excess(p)
-//       + rewrite(m) while 4 m fits the L2 (rank 0 folds into the lines
-//         the readers copied out last call; result_source_rewrite_cost)
+//       + rewrite(m) (rank 0 folds into the lines the readers copied out
+//         last call; result_source_rewrite_cost: fold_rewrite_line m, or
+//         rewrite_line m while 4 m fits the L2 without it)
 // (the last terms HMPI's flag waits: rank 0's for every arrival and, alone,
 // for every acknowledgement; the copies' step of all p ranks)
 // (working set 2 p m: inputs and receive buffers; the last term: rank 0 alone waits for the

@@ -20,7 +20,14 @@
 // (cost.hpp; docs/model.md, "Tiled Allreduce's waits")
 // (li_tiled_reduce + li_bcast; working set 2 p m: every input and every
 // receive buffer); plus a_a / p for
-// the top's wait for the broadcast's acknowledgements (the mean over ranks).
+// the top's wait for the broadcast's acknowledgements (the mean over ranks);
+// plus the rewrites of lines read in the previous call: every leader's
+// receive buffer is (the top's by the broadcast's readers, the others' by
+// their parent domain's members), so the members' tile folds store m/q
+// lines each into lines others hold (a memcpy where q = 1), and across
+// domains the broadcast copies m lines into the other leaders' buffers
+// (reread_lines_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
+// into lines others read").
 // A non-commutative op's members sweep the inputs in rank order, so q - 1
 // of them meet at one source: fold_sweep_excess (cost.hpp) on each of the
 // m (q-1)/q lines a member reads from the others.
@@ -184,8 +191,15 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // each input, in one loop), then the domains' tree its children's, the
     // broadcast's readers the root's (and, two-stage, their leader's).
     const double later_reads = ceil_log2(q.s()) + (two_stage ? 2 : 1);
+    // Every domain leader's receive buffer was read last call (the top's by
+    // the broadcast's readers, the others' by their parent domain's
+    // members): the members' tile folds store into those lines again (a
+    // copy where a domain has one member), and across domains the
+    // broadcast copies the result into the other leaders' buffers.
+    const double rewrites = reread_lines_rewrite_cost(q, m / qq, qq > 1) +
+                            (q.s() > 1 ? reread_lines_rewrite_cost(q, m, false) : 0.0);
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
-           peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
+           rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
 }
 
 }  // namespace hmpi::coll

@@ -9,8 +9,10 @@
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)
 //     + (a_b + b_b m) ceil(log2 s)                          (Eq. 2)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m) (Eq. 4)
-//     + rewrite(m) while 4 m fits the L2 (the top's fold stores into
-//       the lines its readers copied last call: result_source_rewrite_cost)
+//     + rewrite(m) (the top's fold stores into the lines its readers
+//       copied last call: result_source_rewrite_cost; fold_rewrite_line m
+//       at every size, or rewrite_line m while 4 m fits the L2 where the
+//       profile has no fold_rewrite_line)
 //     + (r - b) m (the first fold takes the top's input along;
 //       tree_first_fold_excess, tree_shape.hpp)
 // (the a of Eq. 1, the intra part and Eq. 2 are busy_a(p) = a +

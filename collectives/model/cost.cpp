@@ -140,8 +140,12 @@ bool reread_buffer_cached(const CostQuery& c, std::size_t buffer_bytes) noexcept
 double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept {
     return reread_buffer_cached(c, buffer_bytes) ? rewrite_cost(c, lines) : 0.0;
 }
+double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold) noexcept {
+    if (fold && c.params.fold_rewrite_line > 0) return c.params.fold_rewrite_line * lines;
+    return reread_buffer_rewrite_cost(c, lines, 2 * c.bytes);
+}
 double result_source_rewrite_cost(const CostQuery& c) noexcept {
-    return c.p() > 1 ? reread_buffer_rewrite_cost(c, c.m(), 2 * c.bytes) : 0.0;
+    return c.p() > 1 ? reread_lines_rewrite_cost(c, c.m(), true) : 0.0;
 }
 double pipelined_result_source_rewrite_cost(const CostQuery& c) noexcept {
     return c.p() > 1 && reread_buffer_cached(c, 2 * c.bytes) ? c.params.rewrite_line * c.m() : 0.0;

@@ -149,7 +149,19 @@ double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t 
 // the L2 (reread_buffer_rewrite_cost). 2 ranks on the EPYC guest (stop
 // 28): stores into 64-256 KiB that the other core had just copied took
 // 7-9.5 ns a line, memcpy or a vector loop, with or without prefetchw.
+// Where the profile has fold_rewrite_line (format 11), that is the cost of
+// the fold's stores, per line, at every size: measured as a fold's, it
+// covers what memcpy's rewrite_line does not, and on the EPYC guest (stop
+// 32) it stays 7-9 ns a line past the L2 (the readers' L3 keeps the lines),
+// where the rule above charged nothing and the tree's predictions at
+// 1-4 MiB were a third of the measured times.
 double result_source_rewrite_cost(const CostQuery& c) noexcept;
+// The same for `lines` of a rank's receive buffer (of the call's m lines)
+// that others read in the previous call, stored by a fold (`fold`: the
+// reduction kernel's stores, fold_rewrite_line where the profile has it)
+// or by a copy (memcpy's: rewrite_line while the buffer's lines and the
+// readers' copies fit the L2, reread_buffer_rewrite_cost).
+double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold) noexcept;
 // The same for the hierarchical pipelined Allreduce, at rewrite_line per
 // line throughout (no knee): its root folds one chunk at a time between
 // flag waits. Stop 28's 2-rank run replayed: charged rewrite_line_beyond

@@ -98,6 +98,20 @@ struct ModelParams {
     // older profile, or no knee found): rewrite_line throughout.
     double rewrite_knee = 0;
     double rewrite_line_beyond = 0;
+    // fold_rewrite_line: what a reduction kernel's stores cost more per
+    // line when their lines were copied by other cores since the writer
+    // last wrote them, against the same fold into lines nobody else read:
+    // a reduction's top folding into its receive buffer, which the previous
+    // call's broadcast readers copied (result_source_rewrite_cost, cost.hpp).
+    // rewrite_line does not describe it: that is memcpy's, whose copies
+    // below glibc's string-store threshold write whole lines without first
+    // reading them, where a fold's vector stores take every line back from
+    // its readers one by one. Measured on rewrite_line's cores (hmpi-calibrate:
+    // the slope over 256..4096 lines of the difference); 2-core EPYC guest
+    // (stop 32): 7.6-9.2 ns a line, where rewrite_line is 1.8-2.0.
+    // 0 where not measured (one core, a profile before format 11, or no
+    // difference): rewrite_line while the buffers fit the L2, as before.
+    double fold_rewrite_line = 0;
     // source_line: per line and per reader, when several readers pull
     // distinct lines from one core's cache at once (that core serves them
     // one after another): readers that sweep the sources in rank order all

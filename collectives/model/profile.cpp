@@ -54,7 +54,10 @@ namespace {
 // 10: R_slices and R_slices_mem per link, optional (both or none, and only
 // with r, R, r_mem, R_mem); format 2 to 9 files are still read, charging
 // the slice folds R and R_mem (measured with shared lines: higher).
-constexpr int kProfileFormat = 10;
+// 11: fold_rewrite_line added, optional (absent where not measured);
+// format 2 to 10 files are still read, charging a fold's stores into lines
+// others read rewrite_line while the buffers fit the L2.
+constexpr int kProfileFormat = 11;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -178,6 +181,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
+    if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
     if (p.core_cache_bytes > 0) out += "core_cache_bytes " + std::to_string(p.core_cache_bytes) + "\n";
     return out;
 }
@@ -272,6 +276,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "peer_args") {
             if (format < 6) return fail(line_no, key + " needs format 6 (the format line comes first)");
             p.peer_args = x;
+            continue;
+        }
+        if (key == "fold_rewrite_line") {
+            if (format < 11) return fail(line_no, key + " needs format 11 (the format line comes first)");
+            p.fold_rewrite_line = x;
             continue;
         }
         if (key == "core_cache_bytes") {

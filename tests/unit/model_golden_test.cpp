@@ -141,9 +141,11 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 
 }  // namespace
 
-// Non-commutative Allreduce at 4 KiB: tiled since stop 28, when the tree's
+// Non-commutative Allreduce at 4 KiB: tiled from stop 28, when the tree's
 // top began to pay for folding into the lines its reader copied out in the
-// previous call (result_source_rewrite_cost: 64 lines x rewrite_line 12).
+// previous call (result_source_rewrite_cost: 64 lines x rewrite_line 12),
+// to stop 32, when tiled's members began to pay the same for their tile
+// folds into the leader's buffer (m/q = 32 lines x 12): inline again.
 // Scan at 4 KiB: chained since stop 20, when inline's reader was charged
 // its whole pull (rank 1 pulls rank 0's vector: p/2 vectors per reader, not
 // (p-1)/2), as exscan's already was at that size. Scan from 32 KiB: chained
@@ -153,7 +155,7 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "inline inline inline dissemination dissemination dissemination dissemination movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline tiled tiled tiled tiled tiled"},
+        {"allreduce(non-commutative)", "inline inline inline inline tiled tiled tiled tiled"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline one_stage split split split split"},
@@ -178,11 +180,16 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // when tiled became the reduce-scatter's fold (slice_fold_cost: 2 a_b +
 // max(r_b, R_b p) m/2 = 800 + 12 * 32 = 1184; it charged 2 a_a + a_b + B_b
 // m/2 = 992 before) against linear's 1.5 a_a + r_b m = 300 + 768 = 1068.
+// Non-commutative Allreduce at 32 KiB: reduce_bcast since stop 32, when
+// tiled began to pay for its two copies into lines the other rank read in
+// the previous call (a rank's input into its own receive buffer, its domain
+// having one member, and the broadcast into the other leader's buffer:
+// 2 x 512 lines x rewrite_line 12), where reduce_bcast pays one fold's.
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
         {"allreduce", "inline inline inline movement_avoiding movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline inline tiled reduce_bcast reduce_bcast reduce_bcast"},
+        {"allreduce(non-commutative)", "inline inline inline inline reduce_bcast reduce_bcast reduce_bcast reduce_bcast"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline split split split split split"},
@@ -338,10 +345,13 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     CHECK(predicted(CollKind::reduce, on, topo, 32768, "tiled", rank_order) -
               predicted(CollKind::reduce, off, topo, 32768, "tiled", rank_order) ==
           doctest::Approx(27.0 * 512 * 15 / 16));
-    // Tiled Allreduce: the q - 1 other members of the domain at a source.
+    // Tiled Allreduce: the q - 1 other members of the domain at a source;
+    // and its members' tile folds store into the leader's receive buffer,
+    // which the broadcast's readers copied last call: m/q = 32 lines at
+    // rewrite_line (the profile has no fold_rewrite_line; 2 * 2 m fits the L2).
     CHECK(predicted(CollKind::allreduce, on, topo, 32768, "tiled", rank_order) -
               predicted(CollKind::allreduce, off, topo, 32768, "tiled", rank_order) ==
-          doctest::Approx(27.0 * 512 * 15 / 16));
+          doctest::Approx(27.0 * 512 * 15 / 16 + 32 * 20));
     // Once a rank's input fills its L2 (512 KiB here) the source no longer
     // serves it from there: nothing more.
     for (std::size_t bytes : {std::size_t{512} << 10, std::size_t{2} << 20})
@@ -354,16 +364,60 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
     // (reduce_staggered), as do pairwise Alltoall and movement_avoiding.
     for (auto [k, name] : {std::pair{CollKind::reduce_scatter_block, "movement_avoiding"},
                            std::pair{CollKind::alltoall, "pairwise"}, std::pair{CollKind::reduce_scatter_block, "direct"},
-                           std::pair{CollKind::reduce_scatter_block, "tiled"}, std::pair{CollKind::reduce, "tiled"},
-                           std::pair{CollKind::allreduce, "tiled"}}) {
+                           std::pair{CollKind::reduce_scatter_block, "tiled"}, std::pair{CollKind::reduce, "tiled"}}) {
         INFO(coll_name(k), " ", name);
         CHECK(predicted(k, on, topo, 32768, name) == doctest::Approx(predicted(k, off, topo, 32768, name)));
     }
+    CHECK(predicted(CollKind::allreduce, on, topo, 32768, "tiled") -
+              predicted(CollKind::allreduce, off, topo, 32768, "tiled") ==
+          doctest::Approx(32 * 20));
     // Below B t the source is not the bottleneck: nothing more.
     ModelParams low = off;
     low.source_line = 3;  // 45 < 48
     CHECK(predicted(CollKind::reduce_scatter_block, low, topo, 32768, "direct", rank_order) ==
           doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
+}
+
+TEST_CASE("fold_rewrite_line: a fold's stores into lines others read, at every size") {
+    ModelParams old = made_up_params(), fold = made_up_params();
+    fold.fold_rewrite_line = 9;
+    // One domain of 16: tree and reduce_bcast fold all m lines of the
+    // root's receive buffer, at fold_rewrite_line per line whatever the size
+    // (rewrite_line only while 2 * 2 m fits the L2: 32 KiB, not 256 KiB);
+    // tiled's members fold m/q lines each; a vector in the flags' payloads
+    // (8 B) has no buffer; the pipelined hierarchical Allreduce keeps
+    // rewrite_line.
+    const CommTopology one = machine(1, 16);
+    for (const char* name : {"tree", "reduce_bcast"}) {
+        INFO(name);
+        CHECK(predicted(CollKind::allreduce, fold, one, 32768, name) -
+                  predicted(CollKind::allreduce, old, one, 32768, name) ==
+              doctest::Approx(512 * (9 - 12)));
+        CHECK(predicted(CollKind::allreduce, fold, one, 256 << 10, name) -
+                  predicted(CollKind::allreduce, old, one, 256 << 10, name) ==
+              doctest::Approx(4096 * 9));
+    }
+    CHECK(predicted(CollKind::allreduce, fold, one, 8, "tree") ==
+          doctest::Approx(predicted(CollKind::allreduce, old, one, 8, "tree")));
+    CHECK(predicted(CollKind::allreduce, fold, one, 256 << 10, "tiled") -
+              predicted(CollKind::allreduce, old, one, 256 << 10, "tiled") ==
+          doctest::Approx(4096 / 16 * 9));
+    CHECK(predicted(CollKind::allreduce, fold, one, 32768, "hierarchical") ==
+          doctest::Approx(predicted(CollKind::allreduce, old, one, 32768, "hierarchical")));
+    // Two domains of one rank: tiled's "tile fold" is a copy (memcpy's
+    // rewrite_line, while it fits), and so is the broadcast into the other
+    // leader's buffer, which the top read: neither is a fold.
+    const CommTopology two = machine(2, 1);
+    CHECK(predicted(CollKind::allreduce, fold, two, 32768, "tiled") ==
+          doctest::Approx(predicted(CollKind::allreduce, old, two, 32768, "tiled")));
+    ModelParams none = old;
+    none.rewrite_line = 0;
+    CHECK(predicted(CollKind::allreduce, old, two, 32768, "tiled") -
+              predicted(CollKind::allreduce, none, two, 32768, "tiled") ==
+          doctest::Approx(2 * 512 * 12));
+    CHECK(predicted(CollKind::allreduce, fold, two, 256 << 10, "tree") -
+              predicted(CollKind::allreduce, old, two, 256 << 10, "tree") ==
+          doctest::Approx(4096 * 9));
 }
 
 TEST_CASE("busy_step: steps every rank takes at once pay it, tiled's Eq. 8 does not") {

@@ -36,6 +36,7 @@ ModelParams sample() {
     p.step_overhead = 161.25;
     p.poll_line = 41.5;
     p.peer_args = 93.75;
+    p.fold_rewrite_line = 7.125;
     p.core_cache_bytes = 20709376;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
@@ -76,6 +77,15 @@ std::string without_knee(std::string t) {
     return t;
 }
 
+// `t` (format 11) as format 10: without the fold_rewrite_line line.
+std::string as_format10(std::string t) {
+    const std::size_t at = t.find("\nfold_rewrite_line ");
+    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    const std::size_t f = t.find("format 11");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 10");
+}
+
 // The slice-fold fields of every link of the sample (format 10).
 const std::initializer_list<const char*> kSliceKeys = {
     "alpha.R_slices ",    "alpha.R_slices_mem ",    "beta.R_slices ",      "beta.R_slices_mem ",
@@ -84,6 +94,7 @@ const std::initializer_list<const char*> kSliceKeys = {
 // `t` without the slice-fold lines (format 10) and with `format` in place
 // of its format line.
 std::string without_slices(std::string t, const char* format) {
+    if (t.find("format 11") != std::string::npos) t = as_format10(t);
     for (const char* k : kSliceKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
@@ -125,7 +136,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 10") return t;
+    if (f == "format 11") return t;
+    if (f == "format 10") return as_format10(t);
     if (f == "format 9") return without_slices(t, format);
     if (f != "format 8") return without_third_buffer(t, format);
     return without_knee(without_slices(t, format));
@@ -175,6 +187,7 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->step_overhead == doctest::Approx(p.step_overhead));
     CHECK(q->poll_line == doctest::Approx(p.poll_line));
     CHECK(q->peer_args == doctest::Approx(p.peer_args));
+    CHECK(q->fold_rewrite_line == doctest::Approx(p.fold_rewrite_line));
     CHECK(q->core_cache_bytes == p.core_cache_bytes);
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
@@ -210,7 +223,8 @@ TEST_CASE("profiles may carry comments, blank lines, information keys and CRLF")
 
 TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with those terms left out") {
     const ModelParams q = parsed(without(
-        {"rewrite_line", "source_line", "busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"},
+        {"rewrite_line", "source_line", "busy_step", "step_overhead", "poll_line", "push_line", "peer_args",
+         "fold_rewrite_line", "core_cache_bytes"},
         "format 2"));
     CHECK(q.rewrite_line == 0);
     CHECK(q.source_line == 0);
@@ -218,10 +232,13 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 }
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
-    for (const char* f : {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9", "format 10"}) {
+    for (const char* f :
+         {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
         INFO(f);
         const ModelParams q =
-            parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, f));
+            parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "fold_rewrite_line",
+                            "core_cache_bytes"},
+                           f));
         CHECK(q.busy_step == 0);
         CHECK(q.push_line == 0);
         CHECK(q.step_overhead == 0);
@@ -237,7 +254,8 @@ TEST_CASE("a format 3 profile (before busy_step), or one measured with under thr
 
 TEST_CASE("a format 4 profile (before push_line and step_overhead), or one without them, has no such terms") {
     const ModelParams q =
-        parsed(without({"step_overhead", "poll_line", "push_line", "peer_args", "core_cache_bytes"}, "format 4"));
+        parsed(without({"step_overhead", "poll_line", "push_line", "peer_args", "fold_rewrite_line", "core_cache_bytes"},
+                       "format 4"));
     CHECK(q.push_line == 0);
     CHECK(q.step_overhead == 0);
     CHECK(q.poll_line == 0);
@@ -252,9 +270,9 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9", "format 10"}) {
+    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
         INFO(f);
-        const ModelParams q = parsed(without({"peer_args", "core_cache_bytes"}, f));
+        const ModelParams q = parsed(without({"peer_args", "fold_rewrite_line", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
         CHECK(q.push_line == doctest::Approx(0.3125));
     }
@@ -264,9 +282,9 @@ TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer
 }
 
 TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
-    for (const char* f : {"format 6", "format 7", "format 8", "format 9", "format 10"}) {
+    for (const char* f : {"format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
         INFO(f);
-        const ModelParams q = parsed(without({"core_cache_bytes"}, f));
+        const ModelParams q = parsed(without({"fold_rewrite_line", "core_cache_bytes"}, f));
         CHECK(q.core_cache_bytes == 0);
         CHECK(q.peer_args == doctest::Approx(93.75));
     }
@@ -276,9 +294,9 @@ TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes
 }
 
 TEST_CASE("a profile before format 9, or one without them, has no rewrite knee: rewrite_line throughout") {
-    for (const char* f : {"format 8", "format 9", "format 10"}) {
+    for (const char* f : {"format 8", "format 9", "format 10", "format 11"}) {
         INFO(f);
-        const ModelParams q = parsed(without({"rewrite_knee", "rewrite_line_beyond"}, f));
+        const ModelParams q = parsed(without({"rewrite_knee", "rewrite_line_beyond", "fold_rewrite_line"}, f));
         CHECK(q.rewrite_knee == 0);
         CHECK(q.rewrite_line_beyond == 0);
         CHECK(q.rewrite_line == doctest::Approx(9.25));
@@ -331,6 +349,20 @@ TEST_CASE("a profile before format 10, or one without them, has no slice-fold co
     CHECK(parsed(text).beta.R_slices_mem == doctest::Approx(4.25));
 }
 
+TEST_CASE("a profile before format 11, or one without it, has no fold_rewrite_line: rewrite_line's rule") {
+    const ModelParams q = parsed(as_format10(format_profile(sample())));
+    CHECK(q.fold_rewrite_line == 0);
+    CHECK(q.rewrite_line == doctest::Approx(9.25));
+    CHECK(q.alpha.R_slices == doctest::Approx(0.9375));
+    ModelParams p = sample();
+    p.fold_rewrite_line = 0;
+    CHECK(format_profile(p).find("fold_rewrite_line") == std::string::npos);
+    CHECK(parsed(format_profile(p)).fold_rewrite_line == 0);
+    // Only format 11 has it.
+    CHECK(rejection(format_profile(sample()).replace(format_profile(sample()).find("format 11"), 9, "format 10"))
+              .find("fold_rewrite_line needs format 11") != std::string::npos);
+}
+
 TEST_CASE("the default parameters are usable and format as a valid profile") {
     const ModelParams d = default_model_params();
     for (const LinkCost& l : {d.alpha, d.beta}) {
@@ -369,12 +401,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 10", "format 11")).find("format 11") != std::string::npos);
+    CHECK(rejection(edited("format 11", "format 12")).find("format 12") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 10", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 11", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 10", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 11", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

@@ -39,7 +39,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 9";
+constexpr const char* kToolVersion = "hmpi-calibrate 10";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -566,6 +566,47 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
+// fold_rewrite_line (params.hpp): the writer folding into lines its
+// readers copied the round before, less the same fold into lines of its
+// own, both sweeps alternating within each pass (as peer_args'), over sizes
+// from within the L2 to past it; the slope of the difference per line. Not
+// written (no term) where the fold into shared lines is no dearer.
+void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, coll::ModelParams* p,
+                          std::vector<std::string>& notes) {
+    const std::vector<std::size_t> fl = {256, 1024, 4096, 16384};
+    progress("fold_rewrite_line: core %d folds into %zu..%zu lines that %zu reader(s) have just copied, and into "
+             "lines of its own",
+             writer, fl.front(), fl.back(), readers.size());
+    std::vector<std::vector<double>> shared(fl.size()), own(fl.size());
+    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
+        const std::vector<double> s = fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), true);
+        const std::vector<double> o = fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), false);
+        for (std::size_t k = 0; k < fl.size(); ++k) shared[k].push_back(s[k]), own[k].push_back(o[k]);
+    }
+    std::vector<double> x, y, dropped;
+    for (std::size_t k = 0; k < fl.size(); ++k) {
+        std::sort(shared[k].begin(), shared[k].end());
+        std::sort(own[k].begin(), own[k].end());
+        const double sh = shared[k][shared[k].size() / 2], ow = own[k][own[k].size() / 2];
+        progress("fold_rewrite_line: m=%zu lines: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line "
+                 "more)",
+                 fl[k], sh, ow, (sh - ow) / static_cast<double>(fl[k]));
+        x.push_back(static_cast<double>(fl[k]));
+        y.push_back(sh - ow);
+    }
+    double a = 0, b = 0;
+    const double err = robust_fit(x, y, &a, &b, &dropped);
+    if (b <= 0.05) {
+        notes.push_back("fold_rewrite_line: a fold into lines others read no dearer than into its own: not written");
+        progress("fold_rewrite_line: %.3f ns/line: not written", b);
+        return;
+    }
+    p->fold_rewrite_line = b;
+    notes.push_back("fold_rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " +
+                    std::to_string(writer) + ", fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
+    progress("fold_rewrite_line = %.2f ns/line", b);
+}
+
 // push_line (params.hpp): the ring of the copy's C with every thread
 // storing its own fresh lines into its neighbour's inbox instead of pulling
 // the neighbour's, the neighbour reading the inbox before the next round;
@@ -1068,7 +1109,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 6);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 7);
 
     std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -1122,6 +1163,11 @@ int run_calibration(const Options& opt) {
             notes.push_back("rewrite_line, source_line: one core, not measured; the built-in default's");
         else
             measure_sharers_and_sources(plan, c0.index, readers, &p, notes);
+        ++g_step;
+        if (readers.empty())
+            notes.push_back("fold_rewrite_line: one core, not measured (no term)");
+        else
+            measure_fold_rewrite(plan, c0.index, readers, &p, notes);
     }
 
     ++g_step;

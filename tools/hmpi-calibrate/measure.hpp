@@ -112,6 +112,17 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
+// One writer, `reader_cores` readers: each round the writer folds two
+// buffers of its own into `lines` with the reduction kernel into a third
+// buffer (reduce_data3's vector stores), drains its stores, and the readers
+// copy the lines the writer folds into when `shared`; otherwise the writer
+// folds into lines of its own that nobody reads (the readers copy other,
+// unchanging lines, so the rounds are alike). Per size, the median over
+// rounds of the writer's fold and drain, ns: the difference of the two is
+// fold_rewrite_line (params.hpp).
+std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                       const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
+
 // One source, `reader_cores` readers: each round the source writes fresh
 // lines, and then every reader copies its own `lines` of them, all at once
 // (readers that sweep the sources in rank order meet at one source like
