@@ -162,6 +162,13 @@ void print_params(const ModelParams& p) {
     else
         std::printf("  fold_rewrite_line: not in this profile (a fold into lines others read: rewrite_line while they "
                     "fit the L2)\n");
+    if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0)
+        std::printf("  copy_rewrite_line %.2f ns/line from copy_rewrite_bytes %.0f (a copy of that size or more into lines "
+                    "others read)\n",
+                    p.copy_rewrite_line, p.copy_rewrite_bytes);
+    else
+        std::printf("  copy_rewrite_line, copy_rewrite_bytes: not in this profile (a copy into lines others read: "
+                    "rewrite_line while they fit the L2)\n");
     std::printf("  busy_step %.1f ns per rank beyond two stepping at once (a step of t ranks: a + busy_step (t-2))%s\n",
                 p.busy_step, p.busy_step == 0 ? " [not in this profile]" : "");
     std::printf("  step_overhead %.1f ns a step of HMPI's costs beyond a (busy_a = a + step_overhead + busy_step (t-2))%s\n",

@@ -17,8 +17,9 @@
 // +infinity when P is not a power of two. Every line a rank writes into its
 // receive buffer was read by its partners in the previous call (they
 // copied those blocks out of it), so each store first invalidates their
-// copies: + rewrite((P - 1) m) while 2 P m bytes fit the L2
-// (reread_buffer_rewrite_cost, cost.hpp). Direct writes only lines nobody
+// copies: + rewrite((P - 1) m) while 2 P m bytes fit the L2, and at every
+// size where its block copies (m bytes each) reach the profile's
+// copy_rewrite_bytes (copy_rewrite_cost, cost.hpp). Direct writes only lines nobody
 // else reads. On the 16-core Xeon (stop 17) recursive doubling measured
 // 13.6 ns per line per rank at 16 KiB against direct's 4.7, the difference
 // about rewrite_line (8.7), and 1.8-3.4x direct's time from 1 to 128 KiB,
@@ -72,7 +73,7 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     // Every round reads a new partner's arguments.
     return ceil_log2(q.p()) * (busy_a(q, link, q.p()) + peer_args_cost(q, 1)) +
            congested_copy_line_cost(q, link, ws) * q.p() * lines +
-           q.params.alpha.a + reread_buffer_rewrite_cost(q, lines, q.bytes * static_cast<std::size_t>(q.p()));
+           q.params.alpha.a + copy_rewrite_cost(q, lines, q.bytes, q.bytes * static_cast<std::size_t>(q.p()));
 }
 
 }  // namespace hmpi::coll

@@ -17,8 +17,8 @@
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time. The right
 // neighbour copied every block out of this rank's receive buffer in the
-// previous call: + rewrite((P - 1) m) while 2 P m fits the L2
-// (recursive_doubling.cpp).
+// previous call: + rewrite((P - 1) m) while 2 P m fits the L2, or where
+// its block copies reach copy_rewrite_bytes (recursive_doubling.cpp).
 //
 // Flags: flag 1 step s = "I hold s blocks" (s = 1 .. P, read by the right
 // neighbour), so P <= 255 (table.cpp checks); flag 2 step 1 = "I have read
@@ -57,7 +57,7 @@ double allgather_ring_cost(const CostQuery& q) {
     // in the previous call (recursive_doubling.cpp).
     // Every round reads the left neighbour's arguments: from the cache after the first.
     return (q.p() - 1) * round + q.params.alpha.a + peer_args_cost(q, 1) +
-           reread_buffer_rewrite_cost(q, (q.p() - 1) * q.m(), q.bytes * static_cast<std::size_t>(q.p()));
+           copy_rewrite_cost(q, (q.p() - 1) * q.m(), q.bytes, q.bytes * static_cast<std::size_t>(q.p()));
 }
 
 }  // namespace hmpi::coll

@@ -196,8 +196,11 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // members): the members' tile folds store into those lines again (a
     // copy where a domain has one member), and across domains the
     // broadcast copies the result into the other leaders' buffers.
-    const double rewrites = reread_lines_rewrite_cost(q, m / qq, qq > 1) +
-                            (q.s() > 1 ? reread_lines_rewrite_cost(q, m, false) : 0.0);
+    // (The tile fold's copy goes a strip at a time; the broadcast copies a
+    // leader's vector in one call, temporal: result_bcast.)
+    const std::size_t strip = std::min(q.bytes, kReductionKnobs.strip_bytes);
+    const double rewrites = reread_lines_rewrite_cost(q, m / qq, qq > 1, strip) +
+                            (q.s() > 1 ? reread_lines_rewrite_cost(q, m, false, q.bytes) : 0.0);
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
            rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
 }

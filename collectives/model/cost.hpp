@@ -156,12 +156,17 @@ double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t 
 // where the rule above charged nothing and the tree's predictions at
 // 1-4 MiB were a third of the measured times.
 double result_source_rewrite_cost(const CostQuery& c) noexcept;
+// A temporal copy's stores into `lines` of a buffer of `buffer_bytes`
+// that others read in the previous call, in memcpy calls of `copy_bytes`:
+// copy_rewrite_line per line where the calls are at least
+// copy_rewrite_bytes (params.hpp: memcpy's stores then take every line
+// back, at every buffer size), else reread_buffer_rewrite_cost.
+double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes) noexcept;
 // The same for `lines` of a rank's receive buffer (of the call's m lines)
 // that others read in the previous call, stored by a fold (`fold`: the
 // reduction kernel's stores, fold_rewrite_line where the profile has it)
-// or by a copy (memcpy's: rewrite_line while the buffer's lines and the
-// readers' copies fit the L2, reread_buffer_rewrite_cost).
-double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold) noexcept;
+// or by a copy in calls of `copy_bytes` (copy_rewrite_cost; buffer 2 m).
+double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold, std::size_t copy_bytes) noexcept;
 // The same for the hierarchical pipelined Allreduce, at rewrite_line per
 // line throughout (no knee): its root folds one chunk at a time between
 // flag waits. Stop 28's 2-rank run replayed: charged rewrite_line_beyond

@@ -112,6 +112,21 @@ struct ModelParams {
     // 0 where not measured (one core, a profile before format 11, or no
     // difference): rewrite_line while the buffers fit the L2, as before.
     double fold_rewrite_line = 0;
+    // copy_rewrite_bytes, copy_rewrite_line: the same for a copy (memcpy,
+    // temporal) into lines others read, from the copy size where it costs
+    // more than rewrite_line's: a copy of at least copy_rewrite_bytes in one
+    // call costs copy_rewrite_line more per line than one into lines nobody
+    // reads, at every buffer size. glibc copies with `rep movsb` below a
+    // threshold, whose stores write whole lines without reading them, and
+    // with a vector loop above it, whose stores take each line back from
+    // its readers (the threshold is the L2's size on AMD CPUs). Measured on
+    // rewrite_line's cores at copy sizes from 64 KiB to 4 MiB (hmpi-
+    // calibrate: the smallest size whose excess per line is at least twice
+    // the smallest's and 1 ns more); 2-core EPYC guest (stop 32): 1 MiB,
+    // 8-9 ns a line, below it 1.1-1.3. 0 where no such size showed (or a
+    // profile before format 11): rewrite_line's rule throughout.
+    double copy_rewrite_bytes = 0;
+    double copy_rewrite_line = 0;
     // source_line: per line and per reader, when several readers pull
     // distinct lines from one core's cache at once (that core serves them
     // one after another): readers that sweep the sources in rank order all

@@ -54,9 +54,10 @@ namespace {
 // 10: R_slices and R_slices_mem per link, optional (both or none, and only
 // with r, R, r_mem, R_mem); format 2 to 9 files are still read, charging
 // the slice folds R and R_mem (measured with shared lines: higher).
-// 11: fold_rewrite_line added, optional (absent where not measured);
-// format 2 to 10 files are still read, charging a fold's stores into lines
-// others read rewrite_line while the buffers fit the L2.
+// 11: fold_rewrite_line added, optional (absent where not measured), and
+// copy_rewrite_bytes with copy_rewrite_line, optional (both or neither);
+// format 2 to 10 files are still read, charging a fold's or a large copy's
+// stores into lines others read rewrite_line while the buffers fit the L2.
 constexpr int kProfileFormat = 11;
 constexpr int kOldestReadableFormat = 2;
 
@@ -182,6 +183,10 @@ std::string format_profile(const ModelParams& p) {
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
     if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
+    if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0) {
+        out += "copy_rewrite_bytes " + std::to_string(static_cast<std::size_t>(p.copy_rewrite_bytes)) + "\n";
+        put(out, "copy_rewrite_line", p.copy_rewrite_line);
+    }
     if (p.core_cache_bytes > 0) out += "core_cache_bytes " + std::to_string(p.core_cache_bytes) + "\n";
     return out;
 }
@@ -278,9 +283,13 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             p.peer_args = x;
             continue;
         }
-        if (key == "fold_rewrite_line") {
+        if (key == "fold_rewrite_line" || key == "copy_rewrite_bytes" || key == "copy_rewrite_line") {
             if (format < 11) return fail(line_no, key + " needs format 11 (the format line comes first)");
-            p.fold_rewrite_line = x;
+            if (key == "copy_rewrite_bytes" && (x != std::floor(x) || x > 1e15))
+                return fail(line_no, key + " must be a whole number of bytes");
+            (key == "fold_rewrite_line" ? p.fold_rewrite_line
+             : key == "copy_rewrite_bytes" ? p.copy_rewrite_bytes
+                                           : p.copy_rewrite_line) = x;
             continue;
         }
         if (key == "core_cache_bytes") {
@@ -363,6 +372,8 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             if (!seen.count(k)) return fail(0, std::string(k) + " is missing (format 3)");
     if (seen.count("rewrite_knee") != seen.count("rewrite_line_beyond"))
         return fail(0, "rewrite_knee and rewrite_line_beyond come together or not at all");
+    if (seen.count("copy_rewrite_bytes") != seen.count("copy_rewrite_line"))
+        return fail(0, "copy_rewrite_bytes and copy_rewrite_line come together or not at all");
     for (const auto& [lc, given] : levels) {
         const std::string name = std::string("level.") + level_key(lc.kind);
         const int extra = third_buffer_given(name), slices = slices_given(name);

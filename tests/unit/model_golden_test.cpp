@@ -420,6 +420,38 @@ TEST_CASE("fold_rewrite_line: a fold's stores into lines others read, at every s
           doctest::Approx(4096 * 9));
 }
 
+TEST_CASE("copy_rewrite: a copy's stores into lines others read, from the measured copy size on") {
+    ModelParams old = made_up_params(), copy = made_up_params();
+    copy.copy_rewrite_bytes = 1 << 20;
+    copy.copy_rewrite_line = 10;
+    const CommTopology two = machine(2, 1);
+    // Tiled Allreduce on two one-rank domains: the broadcast copies the
+    // whole vector into the other leader's buffer in one call (2 MiB:
+    // 32768 lines at 10 more; rewrite_line's rule charged nothing, 2 * 2 m
+    // being past the 512 KiB L2); the tile "fold" copies 32 KiB strips,
+    // below the threshold. At 512 KiB neither copy reaches it.
+    CHECK(predicted(CollKind::allreduce, copy, two, 2 << 20, "tiled") -
+              predicted(CollKind::allreduce, old, two, 2 << 20, "tiled") ==
+          doctest::Approx(32768 * 10));
+    CHECK(predicted(CollKind::allreduce, copy, two, 512 << 10, "tiled") ==
+          doctest::Approx(predicted(CollKind::allreduce, old, two, 512 << 10, "tiled")));
+    // Allgather forwarding blocks out of receive buffers: (p - 1) m lines
+    // rewritten in block copies of m bytes.
+    for (const char* name : {"ring", "recursive_doubling"}) {
+        INFO(name);
+        CHECK(predicted(CollKind::allgather, copy, two, 2 << 20, name) -
+                  predicted(CollKind::allgather, old, two, 2 << 20, name) ==
+              doctest::Approx(32768 * 10));
+        CHECK(predicted(CollKind::allgather, copy, two, 32768, name) ==
+              doctest::Approx(predicted(CollKind::allgather, old, two, 32768, name)));
+    }
+    // Tree and direct copy into lines nobody reads: nothing.
+    for (auto [k, name] : {std::pair{CollKind::allreduce, "tree"}, std::pair{CollKind::allgather, "direct"}}) {
+        INFO(name);
+        CHECK(predicted(k, copy, two, 2 << 20, name) == doctest::Approx(predicted(k, old, two, 2 << 20, name)));
+    }
+}
+
 TEST_CASE("busy_step: steps every rank takes at once pay it, tiled's Eq. 8 does not") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.busy_step = 10;

@@ -37,6 +37,8 @@ ModelParams sample() {
     p.poll_line = 41.5;
     p.peer_args = 93.75;
     p.fold_rewrite_line = 7.125;
+    p.copy_rewrite_bytes = 1048576;
+    p.copy_rewrite_line = 8.375;
     p.core_cache_bytes = 20709376;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
@@ -77,10 +79,13 @@ std::string without_knee(std::string t) {
     return t;
 }
 
-// `t` (format 11) as format 10: without the fold_rewrite_line line.
+// `t` (format 11) as format 10: without its fold_rewrite_line and
+// copy_rewrite lines.
 std::string as_format10(std::string t) {
-    const std::size_t at = t.find("\nfold_rewrite_line ");
-    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    for (const char* k : {"\nfold_rewrite_line ", "\ncopy_rewrite_bytes ", "\ncopy_rewrite_line "}) {
+        const std::size_t at = t.find(k);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
     const std::size_t f = t.find("format 11");
     REQUIRE(f != std::string::npos);
     return t.replace(f, 9, "format 10");
@@ -188,6 +193,8 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->poll_line == doctest::Approx(p.poll_line));
     CHECK(q->peer_args == doctest::Approx(p.peer_args));
     CHECK(q->fold_rewrite_line == doctest::Approx(p.fold_rewrite_line));
+    CHECK(q->copy_rewrite_bytes == p.copy_rewrite_bytes);
+    CHECK(q->copy_rewrite_line == doctest::Approx(p.copy_rewrite_line));
     CHECK(q->core_cache_bytes == p.core_cache_bytes);
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
@@ -349,15 +356,24 @@ TEST_CASE("a profile before format 10, or one without them, has no slice-fold co
     CHECK(parsed(text).beta.R_slices_mem == doctest::Approx(4.25));
 }
 
-TEST_CASE("a profile before format 11, or one without it, has no fold_rewrite_line: rewrite_line's rule") {
+TEST_CASE("a profile before format 11, or one without them, has no fold or copy rewrite: rewrite_line's rule") {
     const ModelParams q = parsed(as_format10(format_profile(sample())));
     CHECK(q.fold_rewrite_line == 0);
+    CHECK(q.copy_rewrite_bytes == 0);
+    CHECK(q.copy_rewrite_line == 0);
     CHECK(q.rewrite_line == doctest::Approx(9.25));
     CHECK(q.alpha.R_slices == doctest::Approx(0.9375));
     ModelParams p = sample();
     p.fold_rewrite_line = 0;
     CHECK(format_profile(p).find("fold_rewrite_line") == std::string::npos);
     CHECK(parsed(format_profile(p)).fold_rewrite_line == 0);
+    CHECK(parsed(format_profile(p)).copy_rewrite_line == doctest::Approx(8.375));
+    p.copy_rewrite_bytes = 0;
+    CHECK(format_profile(p).find("copy_rewrite") == std::string::npos);
+    // Both copy_rewrite fields or neither; the bytes a whole number.
+    CHECK(rejection(edited("copy_rewrite_line 8.375\n", "")).find("come together") != std::string::npos);
+    CHECK(rejection(edited("copy_rewrite_bytes 1048576", "copy_rewrite_bytes 1048576.5")).find("whole number") !=
+          std::string::npos);
     // Only format 11 has it.
     CHECK(rejection(format_profile(sample()).replace(format_profile(sample()).find("format 11"), 9, "format 10"))
               .find("fold_rewrite_line needs format 11") != std::string::npos);

@@ -607,6 +607,59 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     progress("fold_rewrite_line = %.2f ns/line", b);
 }
 
+// copy_rewrite_bytes, copy_rewrite_line (params.hpp): the writer copying
+// (memcpy, one call per round) into lines its readers copied the round
+// before, less the same copy into lines of its own, alternating as above,
+// at copy sizes from 64 KiB to 4 MiB. The smallest size whose excess per
+// line is at least twice the smallest size's and 1 ns more is the
+// threshold; the median excess per line from it on is the cost. Not
+// written where no size shows one (the copy's stores write whole lines
+// throughout: rewrite_line's rule).
+void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, coll::ModelParams* p,
+                          std::vector<std::string>& notes) {
+    const std::vector<std::size_t> cl = {1024, 4096, 8192, 12288, 16384, 32768, 65536};
+    progress("copy_rewrite: core %d copies %zu..%zu lines (one memcpy) into lines that %zu reader(s) have just "
+             "copied, and into lines of its own",
+             writer, cl.front(), cl.back(), readers.size());
+    std::vector<std::vector<double>> shared(cl.size()), own(cl.size());
+    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
+        const std::vector<double> s = copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), true);
+        const std::vector<double> o = copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), false);
+        for (std::size_t k = 0; k < cl.size(); ++k) shared[k].push_back(s[k]), own[k].push_back(o[k]);
+    }
+    std::vector<double> excess;  // ns per line, per size
+    for (std::size_t k = 0; k < cl.size(); ++k) {
+        std::sort(shared[k].begin(), shared[k].end());
+        std::sort(own[k].begin(), own[k].end());
+        const double sh = shared[k][shared[k].size() / 2], ow = own[k][own[k].size() / 2];
+        excess.push_back((sh - ow) / static_cast<double>(cl[k]));
+        progress("copy_rewrite: %zu KiB: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line more)",
+                 cl[k] * kLine / 1024, sh, ow, excess.back());
+    }
+    const double base = std::max(excess[0], 0.0);
+    std::size_t from = cl.size();
+    for (std::size_t k = 1; k < cl.size() && from == cl.size(); ++k) {
+        bool stays = true;  // every larger size dear as well
+        for (std::size_t j = k; j < cl.size(); ++j) stays = stays && excess[j] >= 2 * base && excess[j] >= base + 1;
+        if (stays) from = k;
+    }
+    if (from == cl.size()) {
+        notes.push_back("copy_rewrite: no copy size dearer per line than the smallest: not written");
+        progress("copy_rewrite: no threshold: not written");
+        return;
+    }
+    std::vector<double> beyond(excess.begin() + static_cast<std::ptrdiff_t>(from), excess.end());
+    std::sort(beyond.begin(), beyond.end());
+    p->copy_rewrite_bytes = static_cast<double>(cl[from] * kLine);
+    p->copy_rewrite_line = beyond[beyond.size() / 2];
+    char note[160];
+    std::snprintf(note, sizeof note, "copy_rewrite: %zu reader(s) of core %d, from %zu KiB on (%.2f ns/line more at %zu KiB)",
+                  readers.size(), writer, cl[from] * kLine / 1024, excess[0], cl[0] * kLine / 1024);
+    notes.push_back(note);
+    progress("copy_rewrite_bytes = %.0f, copy_rewrite_line = %.2f ns/line", p->copy_rewrite_bytes,
+             p->copy_rewrite_line);
+}
+
 // push_line (params.hpp): the ring of the copy's C with every thread
 // storing its own fresh lines into its neighbour's inbox instead of pulling
 // the neighbour's, the neighbour reading the inbox before the next round;
@@ -1109,7 +1162,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 7);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 8);
 
     std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -1168,6 +1221,11 @@ int run_calibration(const Options& opt) {
             notes.push_back("fold_rewrite_line: one core, not measured (no term)");
         else
             measure_fold_rewrite(plan, c0.index, readers, &p, notes);
+        ++g_step;
+        if (readers.empty())
+            notes.push_back("copy_rewrite: one core, not measured (no term)");
+        else
+            measure_copy_rewrite(plan, c0.index, readers, &p, notes);
     }
 
     ++g_step;

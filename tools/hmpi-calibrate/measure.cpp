@@ -464,6 +464,24 @@ std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& 
         });
 }
 
+std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                       const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    const std::size_t w = max_lines * kDoublesPerLine;
+    // The writer's buffer: the lines the readers copy, the writer's private
+    // destination, and its source, which nobody else reads.
+    auto write = [shared, w](double* p, std::size_t n, double) {
+        copy_lines(p + 2 * w, shared ? p : p + w, n);
+        drain_stores();
+    };
+    return writer_and_readers(
+        writer_core, reader_cores, lines, rounds, 3 * max_lines, max_lines, false, write,
+        [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
+        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
+            return write_ns;
+        });
+}
+
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t t = reader_cores.size();

@@ -123,6 +123,13 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
 std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
 
+// The same with the writer copying a buffer of its own into the lines
+// with memcpy (one call per round, of the size's bytes), as a rank copies
+// a result or a block into its receive buffer: copy_rewrite_bytes and
+// copy_rewrite_line (params.hpp).
+std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                       const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
+
 // One source, `reader_cores` readers: each round the source writes fresh
 // lines, and then every reader copies its own `lines` of them, all at once
 // (readers that sweep the sources in rank order meet at one source like

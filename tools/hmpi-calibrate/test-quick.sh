@@ -43,6 +43,8 @@ if [ "$(nproc)" -ge 2 ]; then
     fail "neither step_overhead nor the reason it is absent"
   grep -q '^fold_rewrite_line ' "$profile" || grep -q 'fold_rewrite_line: a fold into lines others read no dearer' "$profile" ||
     fail "neither fold_rewrite_line nor the reason it is absent"
+  { grep -q '^copy_rewrite_bytes ' "$profile" && grep -q '^copy_rewrite_line ' "$profile"; } ||
+    grep -q 'copy_rewrite: no copy size dearer' "$profile" || fail "neither copy_rewrite nor the reason it is absent"
 fi
 # The reduction into a third buffer, on every link (R_slices: format 10).
 for k in r R r_mem R_mem R_slices R_slices_mem; do
@@ -71,7 +73,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[01]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+sed -e "s/^format \([3-9]\|1[01]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
     -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
