@@ -41,6 +41,9 @@ runs=(
   "s31np2b9|$R/collectives-np2/stop31/run2/s31b.csv.gz|$R/collectives-np2/stop31/run2/profile-format9.txt|$R/collectives-np2/stop31/run2/s31b.notes|2|2x1,l2=1M,l3=508M"
   "s32np2|$R/collectives-np2/stop32/s32ar.csv.gz|$R/collectives-np2/stop32/profile.txt|$R/collectives-np2/stop32/s32ar.notes|2|2x1,l2=1M,l3=508M"
   "s32np2f10|$R/collectives-np2/stop32/s32ar.csv.gz|$R/collectives-np2/stop32/profile-format10.txt|$R/collectives-np2/stop32/s32ar.notes|2|2x1,l2=1M,l3=508M"
+  "s32np2c|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
+  "s32np2c10|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile-format10.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
+  "s32np2ca|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile-after.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
