@@ -107,8 +107,9 @@ struct ModelParams {
     // below glibc's string-store threshold write whole lines without first
     // reading them, where a fold's vector stores take every line back from
     // its readers one by one. Measured on rewrite_line's cores (hmpi-calibrate:
-    // the slope over 256..4096 lines of the difference); 2-core EPYC guest
-    // (stop 32): 7.6-9.2 ns a line, where rewrite_line is 1.8-2.0.
+    // the slope over 256..16384 lines of the difference); 2-core EPYC guest
+    // (stop 32): 7.6-9.2 ns a line in its slow state, where rewrite_line is
+    // 1.8-2.0; in its fast state none (not written).
     // 0 where not measured (one core, a profile before format 11, or no
     // difference): rewrite_line while the buffers fit the L2, as before.
     double fold_rewrite_line = 0;
@@ -122,9 +123,10 @@ struct ModelParams {
     // its readers (the threshold is the L2's size on AMD CPUs). Measured on
     // rewrite_line's cores at copy sizes from 64 KiB to 4 MiB (hmpi-
     // calibrate: the smallest size whose excess per line is at least twice
-    // the smallest's and 1 ns more); 2-core EPYC guest (stop 32): 1 MiB,
-    // 8-9 ns a line, below it 1.1-1.3. 0 where no such size showed (or a
-    // profile before format 11): rewrite_line's rule throughout.
+    // the smallest's and 1 ns more); 2-core EPYC guest (stop 32), slow
+    // state: 1 MiB, 7.2-9.2 ns a line, below it 0.5-1.2; fast state: none.
+    // 0 where no such size showed (or a profile before format 11):
+    // rewrite_line's rule throughout.
     double copy_rewrite_bytes = 0;
     double copy_rewrite_line = 0;
     // source_line: per line and per reader, when several readers pull

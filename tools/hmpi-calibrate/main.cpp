@@ -26,6 +26,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectives/model/params.hpp"
@@ -566,6 +567,26 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
+// Per size, the median over at least three passes of `sweep(true)` and of
+// `sweep(false)` (into lines others read, and into lines of its own), the
+// two alternating within each pass so that a change of the machine's speed
+// hits both: fold_rewrite_line and copy_rewrite.
+template <class Sweep>
+std::vector<std::pair<double, double>> shared_and_own_medians(const Plan& plan, std::size_t sizes, Sweep sweep) {
+    std::vector<std::vector<double>> shared(sizes), own(sizes);
+    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
+        const std::vector<double> s = sweep(true), o = sweep(false);
+        for (std::size_t k = 0; k < sizes; ++k) shared[k].push_back(s[k]), own[k].push_back(o[k]);
+    }
+    std::vector<std::pair<double, double>> out;
+    for (std::size_t k = 0; k < sizes; ++k) {
+        std::sort(shared[k].begin(), shared[k].end());
+        std::sort(own[k].begin(), own[k].end());
+        out.emplace_back(shared[k][shared[k].size() / 2], own[k][own[k].size() / 2]);
+    }
+    return out;
+}
+
 // fold_rewrite_line (params.hpp): the writer folding into lines its
 // readers copied the round before, less the same fold into lines of its
 // own, both sweeps alternating within each pass (as peer_args'), over sizes
@@ -577,17 +598,11 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     progress("fold_rewrite_line: core %d folds into %zu..%zu lines that %zu reader(s) have just copied, and into "
              "lines of its own",
              writer, fl.front(), fl.back(), readers.size());
-    std::vector<std::vector<double>> shared(fl.size()), own(fl.size());
-    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
-        const std::vector<double> s = fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), true);
-        const std::vector<double> o = fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), false);
-        for (std::size_t k = 0; k < fl.size(); ++k) shared[k].push_back(s[k]), own[k].push_back(o[k]);
-    }
+    const auto med = shared_and_own_medians(
+        plan, fl.size(), [&](bool shared) { return fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), shared); });
     std::vector<double> x, y, dropped;
     for (std::size_t k = 0; k < fl.size(); ++k) {
-        std::sort(shared[k].begin(), shared[k].end());
-        std::sort(own[k].begin(), own[k].end());
-        const double sh = shared[k][shared[k].size() / 2], ow = own[k][own[k].size() / 2];
+        const auto [sh, ow] = med[k];
         progress("fold_rewrite_line: m=%zu lines: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line "
                  "more)",
                  fl[k], sh, ow, (sh - ow) / static_cast<double>(fl[k]));
@@ -621,17 +636,11 @@ void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     progress("copy_rewrite: core %d copies %zu..%zu lines (one memcpy) into lines that %zu reader(s) have just "
              "copied, and into lines of its own",
              writer, cl.front(), cl.back(), readers.size());
-    std::vector<std::vector<double>> shared(cl.size()), own(cl.size());
-    for (int i = 0; i < std::max(plan.passes, 3); ++i) {
-        const std::vector<double> s = copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), true);
-        const std::vector<double> o = copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), false);
-        for (std::size_t k = 0; k < cl.size(); ++k) shared[k].push_back(s[k]), own[k].push_back(o[k]);
-    }
+    const auto med = shared_and_own_medians(
+        plan, cl.size(), [&](bool shared) { return copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), shared); });
     std::vector<double> excess;  // ns per line, per size
     for (std::size_t k = 0; k < cl.size(); ++k) {
-        std::sort(shared[k].begin(), shared[k].end());
-        std::sort(own[k].begin(), own[k].end());
-        const double sh = shared[k][shared[k].size() / 2], ow = own[k][own[k].size() / 2];
+        const auto [sh, ow] = med[k];
         excess.push_back((sh - ow) / static_cast<double>(cl[k]));
         progress("copy_rewrite: %zu KiB: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line more)",
                  cl[k] * kLine / 1024, sh, ow, excess.back());

@@ -446,40 +446,47 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
         });
 }
 
-std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
-                                       const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
+namespace {
+
+// The writer's `store` into the buffer (the lines its readers copy come
+// first; `regions` blocks of the largest size in all), then a drain, timed,
+// while the readers copy the first block each round.
+template <class Store>
+std::vector<double> timed_stores(int writer_core, const std::vector<int>& reader_cores,
+                                 const std::vector<std::size_t>& lines, const Rounds& rounds, std::size_t regions,
+                                 Store store) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     const std::size_t w = max_lines * kDoublesPerLine;
-    // The writer's buffer: the lines the readers copy, the writer's private
-    // output, and its two inputs (`mine` and `src`), which nobody else reads.
-    auto write = [shared, w](double* p, std::size_t n, double) {
-        reduce3_lines(p + 3 * w, p + 2 * w, shared ? p : p + w, n);
-        drain_stores();
-    };
     return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, 4 * max_lines, max_lines, false, write,
+        writer_core, reader_cores, lines, rounds, regions * max_lines, max_lines, false,
+        [store, w](double* p, std::size_t n, double) {
+            store(p, w, n);
+            drain_stores();
+        },
         [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
         [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return write_ns;
         });
 }
 
+}  // namespace
+
+std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                       const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
+    // The lines the readers copy, the writer's private output, and its two
+    // inputs (`mine` and `src`), which nobody else reads.
+    return timed_stores(writer_core, reader_cores, lines, rounds, 4, [shared](double* p, std::size_t w, std::size_t n) {
+        reduce3_lines(p + 3 * w, p + 2 * w, shared ? p : p + w, n);
+    });
+}
+
 std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
-    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
-    const std::size_t w = max_lines * kDoublesPerLine;
-    // The writer's buffer: the lines the readers copy, the writer's private
-    // destination, and its source, which nobody else reads.
-    auto write = [shared, w](double* p, std::size_t n, double) {
+    // The lines the readers copy, the writer's private destination, and its
+    // source, which nobody else reads.
+    return timed_stores(writer_core, reader_cores, lines, rounds, 3, [shared](double* p, std::size_t w, std::size_t n) {
         copy_lines(p + 2 * w, shared ? p : p + w, n);
-        drain_stores();
-    };
-    return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, 3 * max_lines, max_lines, false, write,
-        [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
-        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
-            return write_ns;
-        });
+    });
 }
 
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
