@@ -26,7 +26,7 @@
 // their parent domain's members), so the members' tile folds store m/q
 // lines each into lines others hold (a memcpy where q = 1), and across
 // domains the broadcast copies m lines into the other leaders' buffers
-// (reread_lines_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
+// (fold_rewrite_cost, copy_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
 // into lines others read").
 // A non-commutative op's members sweep the inputs in rank order, so q - 1
 // of them meet at one source: fold_sweep_excess (cost.hpp) on each of the
@@ -199,8 +199,9 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // (The tile fold's copy goes a strip at a time; the broadcast copies a
     // leader's vector in one call, temporal: result_bcast.)
     const std::size_t strip = std::min(q.bytes, kReductionKnobs.strip_bytes);
-    const double rewrites = reread_lines_rewrite_cost(q, m / qq, qq > 1, strip) +
-                            (q.s() > 1 ? reread_lines_rewrite_cost(q, m, false, q.bytes) : 0.0);
+    const std::size_t buffer = 2 * q.bytes;
+    const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : copy_rewrite_cost(q, m, strip, buffer)) +
+                            (q.s() > 1 ? copy_rewrite_cost(q, m, q.bytes, buffer) : 0.0);
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
            rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
 }

@@ -146,12 +146,12 @@ double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_byte
         return p.copy_rewrite_line * lines;
     return reread_buffer_rewrite_cost(c, lines, buffer_bytes);
 }
-double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold, std::size_t copy_bytes) noexcept {
-    if (fold && c.params.fold_rewrite_line > 0) return c.params.fold_rewrite_line * lines;
-    return fold ? reread_buffer_rewrite_cost(c, lines, 2 * c.bytes) : copy_rewrite_cost(c, lines, copy_bytes, 2 * c.bytes);
+double fold_rewrite_cost(const CostQuery& c, double lines) noexcept {
+    if (c.params.fold_rewrite_line > 0) return c.params.fold_rewrite_line * lines;
+    return reread_buffer_rewrite_cost(c, lines, 2 * c.bytes);
 }
 double result_source_rewrite_cost(const CostQuery& c) noexcept {
-    return c.p() > 1 ? reread_lines_rewrite_cost(c, c.m(), true, 0) : 0.0;
+    return c.p() > 1 ? fold_rewrite_cost(c, c.m()) : 0.0;
 }
 double pipelined_result_source_rewrite_cost(const CostQuery& c) noexcept {
     return c.p() > 1 && reread_buffer_cached(c, 2 * c.bytes) ? c.params.rewrite_line * c.m() : 0.0;

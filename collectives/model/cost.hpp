@@ -162,11 +162,10 @@ double result_source_rewrite_cost(const CostQuery& c) noexcept;
 // copy_rewrite_bytes (params.hpp: memcpy's stores then take every line
 // back, at every buffer size), else reread_buffer_rewrite_cost.
 double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes) noexcept;
-// The same for `lines` of a rank's receive buffer (of the call's m lines)
-// that others read in the previous call, stored by a fold (`fold`: the
-// reduction kernel's stores, fold_rewrite_line where the profile has it)
-// or by a copy in calls of `copy_bytes` (copy_rewrite_cost; buffer 2 m).
-double reread_lines_rewrite_cost(const CostQuery& c, double lines, bool fold, std::size_t copy_bytes) noexcept;
+// A fold's stores into `lines` of a rank's receive buffer (of the call's
+// m lines) that others read in the previous call: fold_rewrite_line per
+// line where the profile has it, else reread_buffer_rewrite_cost over 2 m.
+double fold_rewrite_cost(const CostQuery& c, double lines) noexcept;
 // The same for the hierarchical pipelined Allreduce, at rewrite_line per
 // line throughout (no knee): its root folds one chunk at a time between
 // flag waits. Stop 28's 2-rank run replayed: charged rewrite_line_beyond

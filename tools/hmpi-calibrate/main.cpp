@@ -568,11 +568,12 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
 }
 
 // Per size, the median over at least three passes of `sweep(true)` and of
-// `sweep(false)` (into lines others read, and into lines of its own), the
-// two alternating within each pass so that a change of the machine's speed
-// hits both: fold_rewrite_line and copy_rewrite.
+// `sweep(false)`, the two alternating within each pass so that a change of
+// the machine's speed hits both: the two sides of a difference
+// (fold_rewrite_line and copy_rewrite: into lines others read and into
+// lines of its own; peer_args: chased and direct).
 template <class Sweep>
-std::vector<std::pair<double, double>> shared_and_own_medians(const Plan& plan, std::size_t sizes, Sweep sweep) {
+std::vector<std::pair<double, double>> alternating_medians(const Plan& plan, std::size_t sizes, Sweep sweep) {
     std::vector<std::vector<double>> shared(sizes), own(sizes);
     for (int i = 0; i < std::max(plan.passes, 3); ++i) {
         const std::vector<double> s = sweep(true), o = sweep(false);
@@ -598,7 +599,7 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     progress("fold_rewrite_line: core %d folds into %zu..%zu lines that %zu reader(s) have just copied, and into "
              "lines of its own",
              writer, fl.front(), fl.back(), readers.size());
-    const auto med = shared_and_own_medians(
+    const auto med = alternating_medians(
         plan, fl.size(), [&](bool shared) { return fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), shared); });
     std::vector<double> x, y, dropped;
     for (std::size_t k = 0; k < fl.size(); ++k) {
@@ -636,7 +637,7 @@ void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     progress("copy_rewrite: core %d copies %zu..%zu lines (one memcpy) into lines that %zu reader(s) have just "
              "copied, and into lines of its own",
              writer, cl.front(), cl.back(), readers.size());
-    const auto med = shared_and_own_medians(
+    const auto med = alternating_medians(
         plan, cl.size(), [&](bool shared) { return copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), shared); });
     std::vector<double> excess;  // ns per line, per size
     for (std::size_t k = 0; k < cl.size(); ++k) {
@@ -646,12 +647,8 @@ void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& 
                  cl[k] * kLine / 1024, sh, ow, excess.back());
     }
     const double base = std::max(excess[0], 0.0);
-    std::size_t from = cl.size();
-    for (std::size_t k = 1; k < cl.size() && from == cl.size(); ++k) {
-        bool stays = true;  // every larger size dear as well
-        for (std::size_t j = k; j < cl.size(); ++j) stays = stays && excess[j] >= 2 * base && excess[j] >= base + 1;
-        if (stays) from = k;
-    }
+    std::size_t from = cl.size();  // the first of the sizes that are all dear up to the largest
+    while (from > 1 && excess[from - 1] >= 2 * base && excess[from - 1] >= base + 1) --from;
     if (from == cl.size()) {
         notes.push_back("copy_rewrite: no copy size dearer per line than the smallest: not written");
         progress("copy_rewrite: no threshold: not written");
@@ -724,14 +721,9 @@ void measure_peer_args(const Plan& plan, const std::vector<int>& ring, double ha
     constexpr int kPeerArgsAttempts = 3;
     double d = 0, c = 0;
     for (int attempt = 1; attempt <= kPeerArgsAttempts; ++attempt) {
-        std::vector<double> direct, chased;
-        for (int i = 0; i < std::max(plan.passes, 3); ++i) {
-            direct.push_back(args_chase_round_trips(writer, reader, one, rounds_for(plan, one), false)[0]);
-            chased.push_back(args_chase_round_trips(writer, reader, one, rounds_for(plan, one), true)[0]);
-        }
-        std::sort(direct.begin(), direct.end());
-        std::sort(chased.begin(), chased.end());
-        d = direct[direct.size() / 2], c = chased[chased.size() / 2];
+        const auto med = alternating_medians(
+            plan, 1, [&](bool chase) { return args_chase_round_trips(writer, reader, one, rounds_for(plan, one), chase); });
+        c = med[0].first, d = med[0].second;
         if (d >= handoff) break;
         progress("peer_args: a direct round trip of %.1f ns is shorter than the flag handoff (%.1f ns): %s", d, handoff,
                  attempt < kPeerArgsAttempts ? "measuring again" : "giving up");
