@@ -2,7 +2,7 @@
 """analyze.py - plots and metrics for bench/coll/run.sh's measurements.
 
 Reads one or more CSV files of coll_bench lines
-    impl,collective,bytes,ranks,avg_us,max_us,iters[,round]
+    impl,collective,bytes,ranks,avg_us,max_us,iters[,round[,probe_before_ns,probe_after_ns]]
 (impl: hmpi, ompi, mpich, or hmpi:<algorithm> for a run with
 HMPI_<COLL>_ALGORITHM=<algorithm>), takes the median over rounds, and writes
 into --out DIR:
@@ -24,6 +24,9 @@ Metrics, per number of ranks and collective (bench/coll/README.md):
   pred. err  |predicted - measured| / measured per algorithm (median, max,
              share of sizes within 15%)
   bound      16 MiB Allreduce against T >= 2 p m / copy bandwidth
+  by state   where the CSV has run.sh's state probes and they show two
+             machine states: the speedup per state, from runs whose probes
+             before and after agree (state_threshold)
 
 matplotlib is optional: without it the metrics are still written (and the
 missing plots are said clearly). Debian: apt-get install python3-matplotlib,
@@ -92,6 +95,121 @@ def read_measurements(paths, column):
     for (ranks, coll, impl, nbytes), vals in raw.items():
         data[(ranks, coll)][impl][nbytes] = statistics.median(vals)
     return data
+
+
+# State probes (run.sh: the one-way handoff of a line between CPUs 0 and 1
+# before and after every run, in ns). The probes are split into two machine
+# states only where they span at least STATE_SPAN and the widest gap between
+# neighbouring values is at least STATE_GAP; the 2-core EPYC guest's two
+# states are 60-120 ns and 250-400 ns (docs/performance-collectives.md).
+STATE_SPAN = 2.0
+STATE_GAP = 1.5
+
+
+def read_runs(paths, column):
+    """Every measurement that carries state probes, as
+    (ranks, coll, impl, bytes, value, round, probe_before, probe_after);
+    lines without them (older CSVs, or no probe) are left out."""
+    out = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                parts = line.strip().split(",")
+                if len(parts) < 10 or parts[0] == "impl" or parts[0].startswith("#"):
+                    continue
+                try:
+                    out.append((int(parts[3]), parts[1], parts[0], int(parts[2]),
+                                float(parts[4] if column == "avg" else parts[5]), parts[7],
+                                float(parts[8]), float(parts[9])))
+                except ValueError:
+                    continue
+    return out
+
+
+def state_threshold(probes):
+    """The probe value (ns) that separates two machine states, or None when
+    the probes show one: the geometric middle of the widest gap between
+    neighbouring sorted values, if the values span STATE_SPAN and the gap is
+    at least STATE_GAP."""
+    v = sorted(x for x in probes if x > 0)
+    if len(v) < 2 or v[-1] < STATE_SPAN * v[0]:
+        return None
+    i = max(range(1, len(v)), key=lambda k: v[k] / v[k - 1])
+    if v[i] / v[i - 1] < STATE_GAP:
+        return None
+    return math.sqrt(v[i] * v[i - 1])
+
+
+def run_state(before, after, threshold):
+    """'fast' or 'slow' where both probes agree, 'changed' where they do not."""
+    a, b = before < threshold, after < threshold
+    return ("fast" if a else "slow") if a == b else "changed"
+
+
+def by_state(runs, threshold):
+    """state -> (ranks, coll) -> impl -> bytes -> median over that state's
+    rounds; and state -> number of runs (one run = one impl and collective
+    in one round)."""
+    raw = defaultdict(list)
+    count = defaultdict(set)
+    for ranks, coll, impl, nbytes, value, rnd, pb, pa in runs:
+        st = run_state(pb, pa, threshold)
+        count[st].add((ranks, coll, impl, rnd))
+        raw[(st, ranks, coll, impl, nbytes)].append(value)
+    data = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    for (st, ranks, coll, impl, nbytes), vals in raw.items():
+        data[st][(ranks, coll)][impl][nbytes] = statistics.median(vals)
+    return data, {st: len(v) for st, v in count.items()}
+
+
+def state_speedups(impls):
+    """(bytes, speedup) where HMPI's default and a reference both ran."""
+    out = []
+    for b, h in sorted(impls.get("hmpi", {}).items()):
+        refs = [impls[r][b] for r in REFS if r in impls and b in impls[r]]
+        if refs and h > 0:
+            out.append((b, min(refs) / h))
+    return out
+
+
+def state_markdown(runs, ranks):
+    """The section that compares implementations within one machine state."""
+    mine = [r for r in runs if r[0] == ranks]
+    if not mine:
+        return []
+    probes = [x for r in mine for x in (r[6], r[7])]
+    L = [f"### {ranks} ranks: by machine state (state probes)", ""]
+    thr = state_threshold(probes)
+    lo, hi = min(probes), max(probes)
+    if thr is None:
+        L.append(f"The state probes (one-way handoff of a line between CPUs 0 and 1 before and after every run, "
+                 f"bench/handoff_floor.c) stayed in one state: {lo:.0f}-{hi:.0f} ns. The summary above compares "
+                 "like with like.")
+        return L + [""]
+    data, count = by_state(mine, thr)
+    fast = sorted(x for x in probes if x < thr)
+    slow = sorted(x for x in probes if x >= thr)
+    L.append(f"The state probes (one-way handoff of a line between CPUs 0 and 1 before and after every run, "
+             f"bench/handoff_floor.c) show two states, split at {thr:.0f} ns: fast {fast[0]:.0f}-{fast[-1]:.0f} ns "
+             f"({count.get('fast', 0)} runs with both probes fast), slow {slow[0]:.0f}-{slow[-1]:.0f} ns "
+             f"({count.get('slow', 0)} runs). {count.get('changed', 0)} runs changed state between their probes "
+             "and are left out here. Each row compares only runs in one state (medians over that state's rounds); "
+             "sizes where HMPI's default or both references lack a run in that state are left out.")
+    L.append("")
+    L.append("| collective | state | speedup (geomean) | target | sizes | HMPI slower at |")
+    L.append("|---|---|---|---|---|---|")
+    colls = sorted({c for st in ("fast", "slow") for (_, c) in data.get(st, {})}, key=coll_key)
+    for coll in colls:
+        target = 3.0 if coll in TARGET_3X else 2.0
+        for st in ("fast", "slow"):
+            sp = state_speedups(data.get(st, {}).get((ranks, coll), {}))
+            if not sp:
+                continue
+            g = geomean([r for _, r in sp])
+            slower = [fmt_size(b) for b, r in sp if r < 1.0]
+            L.append(f"| {coll} | {st} | {g:.2f}{' ✓' if g >= target else ' ✗'} | {target:g} | {len(sp)} | "
+                     f"{', '.join(slower) if slower else 'none'} |")
+    return L + [""]
 
 
 def read_model(path):
@@ -263,7 +381,7 @@ class Analysis:
         return out
 
 
-def metrics_markdown(analyses, bw, bw_source, metric, inputs):
+def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=()):
     L, T = [], []
     ranks_set = sorted({a.ranks for a in analyses})
     L.append(f"Measured: `{'`, `'.join(inputs)}`; time = {'average over ranks' if metric == 'avg' else 'maximum over ranks'}"
@@ -295,6 +413,7 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs):
         L.append("Targets (issue 5): speedup >= 3 for Allreduce, Bcast, Reduce, Barrier and >= 2 for the others; "
                  "HMPI slower at no size; model pick within 10% of the best forced algorithm at >= 90% of sizes.")
         L.append("")
+        L += state_markdown(runs, ranks)
 
         L.append(f"### {ranks} ranks: model prediction error per algorithm")
         L.append("")
@@ -533,7 +652,9 @@ def main():
     analyses = [Analysis(ranks, coll, impls, pred.get(coll, {}), chosen.get(coll, {}), fallbacks)
                 for (ranks, coll), impls in sorted(data.items(), key=lambda kv: (kv[0][0], coll_key(kv[0][1])))]
     bw, bw_source = copy_bandwidth(args)
-    summary, tables = metrics_markdown(analyses, bw, bw_source, args.metric, [os.path.basename(p) for p in args.csv])
+    runs = read_runs(args.csv, args.metric)
+    summary, tables = metrics_markdown(analyses, bw, bw_source, args.metric, [os.path.basename(p) for p in args.csv],
+                                       runs)
     text = summary + "\n" + tables
     with open(os.path.join(outdir, "metrics.md"), "w") as f:
         f.write(text)

@@ -52,8 +52,13 @@
 #   PYTHON            interpreter for analyze.py (default: /usr/bin/python3
 #                     when it has matplotlib, else python3)
 # outputs, in DIR (STEM = <date>-np<N>):
-#   STEM.csv          impl,collective,bytes,ranks,avg_us,max_us,iters,round
-#                     (impl: hmpi, ompi, mpich, or hmpi:<algorithm> when forced)
+#   STEM.csv          impl,collective,bytes,ranks,avg_us,max_us,iters,round,
+#                     probe_before_ns,probe_after_ns
+#                     (impl: hmpi, ompi, mpich, or hmpi:<algorithm> when forced;
+#                     the probes: bench/handoff_floor.c's one-way handoff of a
+#                     line between CPUs 0 and 1 just before and just after the
+#                     run, empty where it could not run; analyze.py compares
+#                     runs per machine state with them)
 #   STEM.model.csv    collective,algorithm,bytes,predicted_us,chosen (hmpi-info
 #                     --model COLL -n NP --csv; its default sizes, 8 B .. 16 MiB)
 #   STEM.memcpy.csv   memcpy_bw's CSV (size,lat_us_median,lat_us_min,bw_MBps)
@@ -237,6 +242,27 @@ run_one() {
     return $rc
 }
 
+# ------------------------------------------------------------ state probe --
+# Some machines change speed for seconds at a time (a VM whose vCPUs move
+# between host placements: docs/performance-collectives.md). A 20 ms probe
+# before and after every timed run, the one-way handoff of a cache line
+# between CPUs 0 and 1 with no MPI in between, tells analyze.py which state
+# each run saw, so that it can compare implementations within one state.
+prober=""
+if [ "$cores" -ge 2 ]; then
+    if [ -n "$prebuilt" ]; then
+        cp "$prebuilt/handoff_floor" "$bindir/handoff_floor" 2>/dev/null && prober="$bindir/handoff_floor"
+    elif command -v cc >/dev/null &&
+        cc -O2 -std=c11 -pthread -o "$bindir/handoff_floor" "$repo/bench/handoff_floor.c" >"$rawdir/build-probe.log" 2>&1; then
+        prober="$bindir/handoff_floor"
+    fi
+    [ -n "$prober" ] || note "no state probe: bench/handoff_floor.c not built (the CSV's probe columns stay empty)"
+fi
+probe() {
+    [ -n "$prober" ] || return 0
+    "$prober" -l 1 -p 3 -n 5000 2>/dev/null | awk -F, '$1 == "pingpong" { print $4 }'
+}
+
 # ------------------------------------------------------------- validate --
 vfail=0
 if [ $validate -eq 1 ]; then
@@ -268,7 +294,7 @@ if [ $validate -eq 1 ]; then
 fi
 
 # ---------------------------------------------------------------- timing --
-echo "impl,collective,bytes,ranks,avg_us,max_us,iters,round" >"$csv"
+echo "impl,collective,bytes,ranks,avg_us,max_us,iters,round,probe_before_ns,probe_after_ns" >"$csv"
 for ((round = 0; round < rounds; round++)); do
     ci=0
     for coll in "${coll_list[@]}"; do
@@ -282,12 +308,14 @@ for ((round = 0; round < rounds; round++)); do
             IFS='|' read -r label impl e <<<"${variants[$(((i + round + ci) % n))]}"
             envs=()
             [ -n "$e" ] && envs=("$e")
+            before=$(probe)
             if run_one "$label" "$impl" "$coll" "${envs[@]}" -- --no-header "${size_args[@]}" "${time_args[@]}" \
                 "${read_args[@]}" "${root_args[@]}"; then
+                after=$(probe)
                 f="$rawdir/${label//:/-}.$coll.r$round.out"
-                grep -v '^#' "$f" | sed "s/\$/,$round/" >>"$csv"
-                printf '# %-7s %-28s %s\n' "r$round" "$label $coll" \
-                    "$(grep -v '^#' "$f" | awk -F, '{ printf "%s:%s ", $3, $5 }' | cut -c1-110)"
+                grep -v '^#' "$f" | sed "s/\$/,$round,$before,$after/" >>"$csv"
+                printf '# %-7s %-28s %-13s %s\n' "r$round" "$label $coll" "[${before:-?}/${after:-?}]" \
+                    "$(grep -v '^#' "$f" | awk -F, '{ printf "%s:%s ", $3, $5 }' | cut -c1-100)"
             fi
         done
         ci=$((ci + 1))

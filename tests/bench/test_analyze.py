@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Tests of bench/coll/analyze.py's comparison by machine state: the
+threshold that splits run.sh's state probes, the state of a run, and the
+per-state speedups it writes into metrics.md (synthetic CSVs with known
+answers)."""
+import importlib.util
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ANALYZE = os.path.join(HERE, "..", "..", "bench", "coll", "analyze.py")
+
+spec = importlib.util.spec_from_file_location("analyze", ANALYZE)
+analyze = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(analyze)
+
+HEADER = "impl,collective,bytes,ranks,avg_us,max_us,iters,round,probe_before_ns,probe_after_ns\n"
+
+
+def line(impl, nbytes, us, rnd, before, after, coll="bcast"):
+    return f"{impl},{coll},{nbytes},2,{us},{us},1000,{rnd},{before},{after}\n"
+
+
+def metrics_of(text):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "run.csv")
+        with open(path, "w") as f:
+            f.write(text)
+        out = os.path.join(d, "out")
+        r = subprocess.run([sys.executable, ANALYZE, path, "--out", out, "--no-plots"], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise AssertionError(f"analyze.py failed: {r.stderr}")
+        with open(os.path.join(out, "metrics.md")) as f:
+            return f.read()
+
+
+class Threshold(unittest.TestCase):
+    def test_one_state(self):
+        self.assertIsNone(analyze.state_threshold([60, 70, 80, 100]))
+
+    def test_two_states(self):
+        t = analyze.state_threshold([60, 300, 70, 400, 65])
+        self.assertAlmostEqual(t, (70 * 300) ** 0.5)
+
+    def test_spread_without_a_gap(self):
+        # Spans more than 2x, but no two neighbours 1.5x apart.
+        self.assertIsNone(analyze.state_threshold([100, 130, 160, 200, 250]))
+
+    def test_too_few(self):
+        self.assertIsNone(analyze.state_threshold([80]))
+        self.assertIsNone(analyze.state_threshold([]))
+
+
+class RunState(unittest.TestCase):
+    def test_states(self):
+        self.assertEqual(analyze.run_state(60, 70, 150), "fast")
+        self.assertEqual(analyze.run_state(300, 400, 150), "slow")
+        self.assertEqual(analyze.run_state(60, 400, 150), "changed")
+        self.assertEqual(analyze.run_state(400, 60, 150), "changed")
+
+
+class Metrics(unittest.TestCase):
+    def test_speedup_per_state(self):
+        csv = HEADER
+        # Round 0 fast: HMPI 1, Open MPI 3 (3x). Round 1 slow: HMPI 2, Open
+        # MPI 3 (1.5x). Round 2: Open MPI changed state mid-run and took 100:
+        # left out of both states.
+        csv += line("hmpi", 8, 1.0, 0, 60, 65) + line("ompi", 8, 3.0, 0, 62, 70)
+        csv += line("hmpi", 8, 2.0, 1, 300, 350) + line("ompi", 8, 3.0, 1, 320, 310)
+        csv += line("ompi", 8, 100.0, 2, 60, 330)
+        text = metrics_of(csv)
+        self.assertIn("by machine state", text)
+        self.assertIn("| bcast | fast | 3.00 ✓ | 3 | 1 | none |", text)
+        self.assertIn("| bcast | slow | 1.50 ✗ | 3 | 1 | none |", text)
+        self.assertIn("1 runs changed state", text)
+
+    def test_slower_in_one_state(self):
+        csv = HEADER
+        csv += line("hmpi", 8, 1.0, 0, 60, 65, "scatter") + line("mpich", 8, 0.8, 0, 62, 70, "scatter")
+        csv += line("hmpi", 8, 1.0, 1, 300, 350, "scatter") + line("mpich", 8, 4.0, 1, 320, 310, "scatter")
+        text = metrics_of(csv)
+        self.assertIn("| scatter | fast | 0.80 ✗ | 2 | 1 | 8 B |", text)
+        self.assertIn("| scatter | slow | 4.00 ✓ | 2 | 1 | none |", text)
+
+    def test_one_state_says_so(self):
+        csv = HEADER + line("hmpi", 8, 1.0, 0, 60, 65) + line("ompi", 8, 3.0, 0, 62, 70)
+        text = metrics_of(csv)
+        self.assertIn("stayed in one state: 60-70 ns", text)
+
+    def test_no_probes_no_section(self):
+        csv = "impl,collective,bytes,ranks,avg_us,max_us,iters,round\n"
+        csv += "hmpi,bcast,8,2,1.0,1.0,1000,0\nompi,bcast,8,2,3.0,3.0,1000,0\n"
+        text = metrics_of(csv)
+        self.assertNotIn("by machine state", text)
+        self.assertIn("| bcast | 3.00 ✓ |", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
