@@ -98,12 +98,11 @@ def read_measurements(paths, column):
 
 
 # State probes (run.sh: the one-way handoff of a line between CPUs 0 and 1
-# before and after every run, in ns). The probes are split into two machine
-# states only where they span at least STATE_SPAN and the widest gap between
-# neighbouring values is at least STATE_GAP; the 2-core EPYC guest's two
-# states are 60-120 ns and 250-400 ns (docs/performance-collectives.md).
+# before and after every run, in ns). They are split in two where the two
+# groups' medians differ by at least STATE_SPAN (state_threshold); the 2-core
+# EPYC guest's probes fall at 30-130 ns and 200-650 ns
+# (docs/performance-collectives.md, stop 33).
 STATE_SPAN = 2.0
-STATE_GAP = 1.5
 
 
 def read_runs(paths, column):
@@ -128,16 +127,27 @@ def read_runs(paths, column):
 
 def state_threshold(probes):
     """The probe value (ns) that separates two machine states, or None when
-    the probes show one: the geometric middle of the widest gap between
-    neighbouring sorted values, if the values span STATE_SPAN and the gap is
-    at least STATE_GAP."""
+    the probes show one. The split is Otsu's on the logarithms (the one that
+    maximizes the variance between the two groups); it counts only where
+    the upper group's median is at least STATE_SPAN times the lower's. The
+    threshold is the geometric middle of the two values either side."""
     v = sorted(x for x in probes if x > 0)
-    if len(v) < 2 or v[-1] < STATE_SPAN * v[0]:
+    if len(v) < 2:
         return None
-    i = max(range(1, len(v)), key=lambda k: v[k] / v[k - 1])
-    if v[i] / v[i - 1] < STATE_GAP:
+    logs = [math.log(x) for x in v]
+    n, total = len(logs), sum(logs)
+    best, best_i, below = -1.0, 0, 0.0
+    for i in range(1, n):
+        below += logs[i - 1]
+        if v[i] == v[i - 1]:
+            continue
+        m0, m1 = below / i, (total - below) / (n - i)
+        between = i * (n - i) * (m0 - m1) ** 2
+        if between > best:
+            best, best_i = between, i
+    if best_i == 0 or statistics.median(v[best_i:]) < STATE_SPAN * statistics.median(v[:best_i]):
         return None
-    return math.sqrt(v[i] * v[i - 1])
+    return math.sqrt(v[best_i] * v[best_i - 1])
 
 
 def run_state(before, after, threshold):
@@ -172,7 +182,29 @@ def state_speedups(impls):
     return out
 
 
-def state_markdown(runs, ranks):
+def state_chosen_within(impls, analysis):
+    """(within, sizes): of the sizes where the algorithm hmpi-info chose and
+    at least one other forced algorithm ran in this state, how many had the
+    chosen one within 10% of the fastest of them (fallen-back sizes left out,
+    as in Analysis.usable)."""
+    if analysis is None or not analysis.chosen:
+        return 0, 0
+    forced = {}
+    for impl, v in impls.items():
+        if not impl.startswith("hmpi:"):
+            continue
+        alg = impl.split(":", 1)[1]
+        forced[alg] = v if alg not in analysis.fell_back else {b: t for b, t in v.items() if b in analysis.pred.get(alg, {})}
+    within = sizes = 0
+    for b, alg in analysis.chosen.items():
+        times = [v[b] for v in forced.values() if b in v]
+        if alg in forced and b in forced[alg] and len(times) > 1:
+            sizes += 1
+            within += forced[alg][b] <= 1.10 * min(times)
+    return within, sizes
+
+
+def state_markdown(runs, ranks, analyses=()):
     """The section that compares implementations within one machine state."""
     mine = [r for r in runs if r[0] == ranks]
     if not mine:
@@ -196,8 +228,10 @@ def state_markdown(runs, ranks):
              "and are left out here. Each row compares only runs in one state (medians over that state's rounds); "
              "sizes where HMPI's default or both references lack a run in that state are left out.")
     L.append("")
-    L.append("| collective | state | speedup (geomean) | target | sizes | HMPI slower at |")
-    L.append("|---|---|---|---|---|---|")
+    L.append("| collective | state | speedup (geomean) | target | sizes | HMPI slower at | "
+             "chosen (hmpi-info) within 10% |")
+    L.append("|---|---|---|---|---|---|---|")
+    by_coll = {a.coll: a for a in analyses if a.ranks == ranks}
     colls = sorted({c for st in ("fast", "slow") for (_, c) in data.get(st, {})}, key=coll_key)
     for coll in colls:
         target = 3.0 if coll in TARGET_3X else 2.0
@@ -207,8 +241,10 @@ def state_markdown(runs, ranks):
                 continue
             g = geomean([r for _, r in sp])
             slower = [fmt_size(b) for b, r in sp if r < 1.0]
+            within, sizes = state_chosen_within(data[st][(ranks, coll)], by_coll.get(coll))
+            chosen = f"{within}/{sizes} ({100.0 * within / sizes:.0f}%)" if sizes else "-"
             L.append(f"| {coll} | {st} | {g:.2f}{' ✓' if g >= target else ' ✗'} | {target:g} | {len(sp)} | "
-                     f"{', '.join(slower) if slower else 'none'} |")
+                     f"{', '.join(slower) if slower else 'none'} | {chosen} |")
     return L + [""]
 
 
@@ -413,7 +449,7 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=()):
         L.append("Targets (issue 5): speedup >= 3 for Allreduce, Bcast, Reduce, Barrier and >= 2 for the others; "
                  "HMPI slower at no size; model pick within 10% of the best forced algorithm at >= 90% of sizes.")
         L.append("")
-        L += state_markdown(runs, ranks)
+        L += state_markdown(runs, ranks, group)
 
         L.append(f"### {ranks} ranks: model prediction error per algorithm")
         L.append("")

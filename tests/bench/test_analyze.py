@@ -24,13 +24,18 @@ def line(impl, nbytes, us, rnd, before, after, coll="bcast"):
     return f"{impl},{coll},{nbytes},2,{us},{us},1000,{rnd},{before},{after}\n"
 
 
-def metrics_of(text):
+def metrics_of(text, model=None):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "run.csv")
         with open(path, "w") as f:
             f.write(text)
+        args = [sys.executable, ANALYZE, path, "--out", os.path.join(d, "out"), "--no-plots"]
+        if model:
+            with open(os.path.join(d, "model.csv"), "w") as f:
+                f.write(model)
+            args += ["--model", os.path.join(d, "model.csv")]
         out = os.path.join(d, "out")
-        r = subprocess.run([sys.executable, ANALYZE, path, "--out", out, "--no-plots"], capture_output=True, text=True)
+        r = subprocess.run(args, capture_output=True, text=True)
         if r.returncode != 0:
             raise AssertionError(f"analyze.py failed: {r.stderr}")
         with open(os.path.join(out, "metrics.md")) as f:
@@ -45,9 +50,17 @@ class Threshold(unittest.TestCase):
         t = analyze.state_threshold([60, 300, 70, 400, 65])
         self.assertAlmostEqual(t, (70 * 300) ** 0.5)
 
-    def test_spread_without_a_gap(self):
-        # Spans more than 2x, but no two neighbours 1.5x apart.
+    def test_spread_without_two_groups(self):
+        # Spans 2.5x, but evenly: any split's medians are less than 2x apart.
         self.assertIsNone(analyze.state_threshold([100, 130, 160, 200, 250]))
+
+    def test_three_levels_split_where_the_gap_is(self):
+        # The EPYC guest's probes in stop 33: a few at 30-40 ns, most fast
+        # ones at 90-130, the slow ones at 200-650. No neighbours are 1.5x
+        # apart, but the split falls between 130 and 200.
+        probes = [30, 35, 40] + [90, 95, 100, 110, 130] * 3 + [200, 230, 250, 300, 400, 500, 650] * 4
+        t = analyze.state_threshold(probes)
+        self.assertAlmostEqual(t, (130 * 200) ** 0.5)
 
     def test_too_few(self):
         self.assertIsNone(analyze.state_threshold([80]))
@@ -73,8 +86,8 @@ class Metrics(unittest.TestCase):
         csv += line("ompi", 8, 100.0, 2, 60, 330)
         text = metrics_of(csv)
         self.assertIn("by machine state", text)
-        self.assertIn("| bcast | fast | 3.00 ✓ | 3 | 1 | none |", text)
-        self.assertIn("| bcast | slow | 1.50 ✗ | 3 | 1 | none |", text)
+        self.assertIn("| bcast | fast | 3.00 ✓ | 3 | 1 | none | - |", text)
+        self.assertIn("| bcast | slow | 1.50 ✗ | 3 | 1 | none | - |", text)
         self.assertIn("1 runs changed state", text)
 
     def test_slower_in_one_state(self):
@@ -82,8 +95,25 @@ class Metrics(unittest.TestCase):
         csv += line("hmpi", 8, 1.0, 0, 60, 65, "scatter") + line("mpich", 8, 0.8, 0, 62, 70, "scatter")
         csv += line("hmpi", 8, 1.0, 1, 300, 350, "scatter") + line("mpich", 8, 4.0, 1, 320, 310, "scatter")
         text = metrics_of(csv)
-        self.assertIn("| scatter | fast | 0.80 ✗ | 2 | 1 | 8 B |", text)
-        self.assertIn("| scatter | slow | 4.00 ✓ | 2 | 1 | none |", text)
+        self.assertIn("| scatter | fast | 0.80 ✗ | 2 | 1 | 8 B | - |", text)
+        self.assertIn("| scatter | slow | 4.00 ✓ | 2 | 1 | none | - |", text)
+
+    def test_chosen_per_state(self):
+        # The model chose `inline` at both sizes. Fast state: inline is the
+        # fastest at 8 B and 1.05x the fastest at 4 KiB (both within 10%);
+        # slow state: 1.5x the fastest at 8 B, the fastest at 4 KiB.
+        model = "collective,algorithm,bytes,predicted_us,chosen\n"
+        for b in (8, 4096):
+            model += f"bcast,inline,{b},1.0,1\nbcast,split,{b},2.0,0\n"
+        csv = HEADER
+        for b, fast, slow in ((8, (1.0, 2.0), (3.0, 2.0)), (4096, (2.1, 2.0), (2.0, 4.0))):
+            csv += line("hmpi", b, 1.0, 0, 60, 65) + line("ompi", b, 3.0, 0, 62, 70)
+            csv += line("hmpi", b, 1.0, 1, 300, 350) + line("ompi", b, 3.0, 1, 320, 310)
+            csv += line("hmpi:inline", b, fast[0], 0, 60, 65) + line("hmpi:split", b, fast[1], 0, 60, 65)
+            csv += line("hmpi:inline", b, slow[0], 1, 300, 350) + line("hmpi:split", b, slow[1], 1, 300, 350)
+        text = metrics_of(csv, model)
+        self.assertIn("| bcast | fast | 3.00 ✓ | 3 | 2 | none | 2/2 (100%) |", text)
+        self.assertIn("| bcast | slow | 3.00 ✓ | 3 | 2 | none | 1/2 (50%) |", text)
 
     def test_one_state_says_so(self):
         csv = HEADER + line("hmpi", 8, 1.0, 0, 60, 65) + line("ompi", 8, 3.0, 0, 62, 70)
