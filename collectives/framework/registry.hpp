@@ -43,13 +43,16 @@ std::span<const CollAlgorithm> algorithms_of(CollKind k) noexcept;
 const CollAlgorithm& select_algorithm(CollKind k, const CollCtx& ctx);
 
 // Every algorithm of a collective with its predicted time for the query,
-// cheapest first (ties keep the table's order; an algorithm without a cost
+// cheapest first (ties, within kTieRelative, keep the table's order; an algorithm without a cost
 // or ruled out by the shape has +infinity). Shape only: applicability to a
 // particular call is not checked.
 struct Prediction {
     const CollAlgorithm* algorithm;
     double ns;
 };
+// Predictions closer than this, relative, are a tie (rounding, not the
+// model): predict() ranks them in their table's order.
+inline constexpr double kTieRelative = 1e-9;
 std::vector<Prediction> predict(CollKind k, const CostQuery& q);
 
 // Whether an algorithm runs only on intercommunicators (its table is
