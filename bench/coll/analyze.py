@@ -27,6 +27,7 @@ Metrics, per number of ranks and collective (bench/coll/README.md):
   by state   where the CSV has run.sh's state probes and they show two
              machine states: the speedup per state, from runs whose probes
              before and after agree (state_threshold)
+With --state fast|slow every table is made from that state's runs alone.
 
 matplotlib is optional: without it the metrics are still written (and the
 missing plots are said clearly). Debian: apt-get install python3-matplotlib,
@@ -417,11 +418,12 @@ class Analysis:
         return out
 
 
-def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=()):
+def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=(), state=None):
     L, T = [], []
+    state_note = f" (the {state} machine state's runs only: analyze.py --state {state})" if state else ""
     ranks_set = sorted({a.ranks for a in analyses})
     L.append(f"Measured: `{'`, `'.join(inputs)}`; time = {'average over ranks' if metric == 'avg' else 'maximum over ranks'}"
-             " of each rank's mean call time, median over rounds.")
+             f" of each rank's mean call time, median over rounds{state_note}.")
     L.append("")
     for ranks in ranks_set:
         group = sorted((a for a in analyses if a.ranks == ranks), key=lambda a: coll_key(a.coll))
@@ -671,6 +673,9 @@ def main():
     ap.add_argument("--bandwidth", type=float, help="copy bandwidth in GB/s (= bytes/ns), overrides the others")
     ap.add_argument("--metric", choices=("avg", "max"), default="avg",
                     help="time used: average over ranks (default) or maximum over ranks")
+    ap.add_argument("--state", choices=("fast", "slow"),
+                    help="only the runs in this machine state (both state probes on that side of state_threshold); "
+                         "every table is then that state's alone")
     ap.add_argument("--no-plots", action="store_true")
     ap.add_argument("--update-doc", metavar="FILE", help="write the results into FILE between the markers")
     args = ap.parse_args()
@@ -678,6 +683,15 @@ def main():
     outdir = args.out or re.sub(r"\.csv$", "", args.csv[0])
     os.makedirs(outdir, exist_ok=True)
     data = read_measurements(args.csv, args.metric)
+    runs = read_runs(args.csv, args.metric)
+    if args.state:
+        threshold = state_threshold([x for r in runs for x in (r[6], r[7])])
+        if threshold is None:
+            print("analyze: --state: the state probes show one machine state (or there are none)", file=sys.stderr)
+            return 1
+        data = by_state(runs, threshold)[0].get(args.state, {})
+        runs = []  # the per-state section compares states; here there is one
+        print(f"analyze: runs in the {args.state} state only (state probes split at {threshold:.0f} ns)")
     if not data:
         print("analyze: no measurements in " + ", ".join(args.csv), file=sys.stderr)
         return 1
@@ -688,9 +702,8 @@ def main():
     analyses = [Analysis(ranks, coll, impls, pred.get(coll, {}), chosen.get(coll, {}), fallbacks)
                 for (ranks, coll), impls in sorted(data.items(), key=lambda kv: (kv[0][0], coll_key(kv[0][1])))]
     bw, bw_source = copy_bandwidth(args)
-    runs = read_runs(args.csv, args.metric)
     summary, tables = metrics_markdown(analyses, bw, bw_source, args.metric, [os.path.basename(p) for p in args.csv],
-                                       runs)
+                                       runs, args.state)
     text = summary + "\n" + tables
     with open(os.path.join(outdir, "metrics.md"), "w") as f:
         f.write(text)

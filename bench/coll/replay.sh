@@ -44,6 +44,8 @@ runs=(
   "s32np2c|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
   "s32np2c10|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile-format10.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
   "s32np2ca|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile-after.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
+  "s33np2|$R/collectives-np2/stop33/s33np2.csv.gz|$R/collectives-np2/stop33/profile.txt|$R/collectives-np2/stop33/s33np2.notes|2|2x1,l2=1M,l3=508M"
+  "s33np2a|$R/collectives-np2/stop33/s33np2.csv.gz|$R/collectives-np2/stop33/profile-after.txt|$R/collectives-np2/stop33/s33np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
@@ -73,9 +75,12 @@ for spec in "${runs[@]}"; do
 import re, sys
 ok = total = 0
 per = []
+summary = False  # only the summary tables (not the per-state one, which has the same column)
 for line in open(sys.argv[1]):
+    if line.startswith('### '):
+        summary = line.rstrip().endswith(': summary')
     cells = [c.strip() for c in line.split('|')]
-    if len(cells) > 8 and re.match(r'\d+/\d+', cells[7]):
+    if summary and len(cells) > 8 and re.match(r'\d+/\d+', cells[7]):
         a, b = map(int, re.match(r'(\d+)/(\d+)', cells[7]).groups())
         ok += a
         total += b

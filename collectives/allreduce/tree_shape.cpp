@@ -151,7 +151,10 @@ double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t w
     return s <= 1 ? 0.0 : (n - 1) * step_cost(c, c.params.beta, m, ws) * ceil_log(s, n);
 }
 
+bool payload_sized(const CostQuery& c) noexcept { return c.bytes <= kReductionKnobs.small_bytes; }
+
 double tree_reduce_peer_args(const CostQuery& c, int n) {
+    if (payload_sized(c)) return 0.0;
     const int radix = std::max(2, n);
     return peer_args_cost(c, (radix - 1) * (ceil_log(c.q(), radix) + ceil_log(c.s(), radix)));
 }

@@ -83,9 +83,13 @@ int eq1_survivors(const CostQuery& c, int q, std::size_t ws);
 int ceil_log(int x, int n) noexcept;
 double nary_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws, int n);
 double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws, int n);
+// Whether the tree's partials and result travel in flag payloads (vectors
+// up to small_bytes; the model assumes a contiguous type): then no rank
+// reaches another's arguments or buffers.
+bool payload_sized(const CostQuery& c) noexcept;
 // What the tree's root path pays to reach its children's arguments
 // (peer_args_cost): n - 1 children per level, over the levels within a
-// domain and across domains.
+// domain and across domains; nothing where the partials are payload_sized.
 double tree_reduce_peer_args(const CostQuery& c, int n);
 
 // The first fold of a node with children: its input and the first child's

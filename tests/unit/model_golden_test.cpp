@@ -774,6 +774,28 @@ TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per 
           doctest::Approx(2 * on.peer_args));
 }
 
+TEST_CASE("peer_args: the tree's partials and result in flag payloads reach no arguments") {
+    // Up to small_bytes (56) the tree's partials and its result travel in
+    // flag lines (fits_payload): no rank reads another's CollCall or buffer,
+    // so peer_args adds nothing; from 64 B on, the reduction's children and
+    // the broadcast's source (2 ranks, two domains: one each).
+    ModelParams on = made_up_params(), off = made_up_params();
+    on.peer_args = 100;
+    off.peer_args = 0;
+    const CommTopology two = machine(2, 1);
+    for (std::size_t bytes : {8u, 32u, 56u}) {
+        INFO(bytes, " bytes");
+        CHECK(predicted(CollKind::allreduce, on, two, bytes, "tree") ==
+              doctest::Approx(predicted(CollKind::allreduce, off, two, bytes, "tree")));
+        CHECK(predicted(CollKind::reduce, on, two, bytes, "tree") ==
+              doctest::Approx(predicted(CollKind::reduce, off, two, bytes, "tree")));
+    }
+    CHECK(predicted(CollKind::allreduce, on, two, 64, "tree") - predicted(CollKind::allreduce, off, two, 64, "tree") ==
+          doctest::Approx(2 * on.peer_args));
+    CHECK(predicted(CollKind::reduce, on, two, 64, "tree") - predicted(CollKind::reduce, off, two, 64, "tree") ==
+          doctest::Approx(on.peer_args));
+}
+
 TEST_CASE("peer_args with poll_line: of peers swept in one loop the first costs peer_args, each further one poll_line") {
     ModelParams polled = made_up_params(), reached = made_up_params();
     polled.poll_line = 40;
