@@ -46,6 +46,8 @@ runs=(
   "s32np2ca|$R/collectives-np2/stop32/run2/s32c.csv.gz|$R/collectives-np2/stop32/run2/profile-after.txt|$R/collectives-np2/stop32/run2/s32c.notes|2|2x1,l2=1M,l3=508M"
   "s33np2|$R/collectives-np2/stop33/s33np2.csv.gz|$R/collectives-np2/stop33/profile.txt|$R/collectives-np2/stop33/s33np2.notes|2|2x1,l2=1M,l3=508M"
   "s33np2a|$R/collectives-np2/stop33/s33np2.csv.gz|$R/collectives-np2/stop33/profile-after.txt|$R/collectives-np2/stop33/s33np2.notes|2|2x1,l2=1M,l3=508M"
+  "s33np2b|$R/collectives-np2/stop33/run2/s33b.csv.gz|$R/collectives-np2/stop33/run2/profile.txt|$R/collectives-np2/stop33/run2/s33b.notes|2|2x1,l2=1M,l3=508M"
+  "s33np2ba|$R/collectives-np2/stop33/run2/s33b.csv.gz|$R/collectives-np2/stop33/run2/profile-after.txt|$R/collectives-np2/stop33/run2/s33b.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
