@@ -39,8 +39,9 @@
 #                     runs and hmpi-info, and given to analyze.py
 #   --bandwidth GBPS  copy bandwidth for the 16 MiB Allreduce bound (analyze.py)
 #   --out DIR         output directory (default bench/coll/results)
-#   --prebuilt DIR    take coll_bench-<impl> and memcpy_bw from DIR instead of
-#                     compiling them (a machine with the launchers but no
+#   --prebuilt DIR    take coll_bench-<impl>, memcpy_bw and handoff_floor (the
+#                     state probe; build/bench/handoff_floor) from DIR instead
+#                     of compiling them (a machine with the launchers but no
 #                     compilers); an implementation is run when DIR has its
 #                     executable and its launcher is installed
 #   --tag NAME        file name stem (default <YYYYmmdd-HHMMSS>-np<N>)
