@@ -73,9 +73,10 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def read_measurements(paths, column):
-    """(ranks, coll) -> impl -> bytes -> median over rounds of `column`."""
-    raw = defaultdict(list)
+def read_lines(paths, column):
+    """Every measurement as (ranks, coll, impl, bytes, value, round,
+    probe_before, probe_after); round and probes None where the line has none."""
+    out = []
     for path in paths:
         with open(path) as f:
             for line in f:
@@ -91,7 +92,20 @@ def read_measurements(paths, column):
                 except ValueError:
                     print(f"analyze: skipping malformed line in {path}: {line}", file=sys.stderr)
                     continue
-                raw[(ranks, coll, impl, nbytes)].append(value)
+                rnd = parts[7] if len(parts) > 7 else None
+                try:
+                    before, after = float(parts[8]), float(parts[9])
+                except (IndexError, ValueError):  # no probe columns, or empty ones
+                    before = after = None
+                out.append((ranks, coll, impl, nbytes, value, rnd, before, after))
+    return out
+
+
+def medians(lines):
+    """(ranks, coll) -> impl -> bytes -> median of the lines' values (over rounds)."""
+    raw = defaultdict(list)
+    for ranks, coll, impl, nbytes, value, *_ in lines:
+        raw[(ranks, coll, impl, nbytes)].append(value)
     data = defaultdict(lambda: defaultdict(dict))
     for (ranks, coll, impl, nbytes), vals in raw.items():
         data[(ranks, coll)][impl][nbytes] = statistics.median(vals)
@@ -106,24 +120,9 @@ def read_measurements(paths, column):
 STATE_SPAN = 2.0
 
 
-def read_runs(paths, column):
-    """Every measurement that carries state probes, as
-    (ranks, coll, impl, bytes, value, round, probe_before, probe_after);
-    lines without them (older CSVs, or no probe) are left out."""
-    out = []
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                parts = line.strip().split(",")
-                if len(parts) < 10 or parts[0] == "impl" or parts[0].startswith("#"):
-                    continue
-                try:
-                    out.append((int(parts[3]), parts[1], parts[0], int(parts[2]),
-                                float(parts[4] if column == "avg" else parts[5]), parts[7],
-                                float(parts[8]), float(parts[9])))
-                except ValueError:
-                    continue
-    return out
+def probed(lines):
+    """The lines that carry state probes (run.sh from stop 33 on)."""
+    return [x for x in lines if x[6] is not None and x[7] is not None]
 
 
 def state_threshold(probes):
@@ -161,48 +160,12 @@ def by_state(runs, threshold):
     """state -> (ranks, coll) -> impl -> bytes -> median over that state's
     rounds; and state -> number of runs (one run = one impl and collective
     in one round)."""
-    raw = defaultdict(list)
-    count = defaultdict(set)
-    for ranks, coll, impl, nbytes, value, rnd, pb, pa in runs:
-        st = run_state(pb, pa, threshold)
-        count[st].add((ranks, coll, impl, rnd))
-        raw[(st, ranks, coll, impl, nbytes)].append(value)
-    data = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
-    for (st, ranks, coll, impl, nbytes), vals in raw.items():
-        data[st][(ranks, coll)][impl][nbytes] = statistics.median(vals)
-    return data, {st: len(v) for st, v in count.items()}
-
-
-def state_speedups(impls):
-    """(bytes, speedup) where HMPI's default and a reference both ran."""
-    out = []
-    for b, h in sorted(impls.get("hmpi", {}).items()):
-        refs = [impls[r][b] for r in REFS if r in impls and b in impls[r]]
-        if refs and h > 0:
-            out.append((b, min(refs) / h))
-    return out
-
-
-def state_chosen_within(impls, analysis):
-    """(within, sizes): of the sizes where the algorithm hmpi-info chose and
-    at least one other forced algorithm ran in this state, how many had the
-    chosen one within 10% of the fastest of them (fallen-back sizes left out,
-    as in Analysis.usable)."""
-    if analysis is None or not analysis.chosen:
-        return 0, 0
-    forced = {}
-    for impl, v in impls.items():
-        if not impl.startswith("hmpi:"):
-            continue
-        alg = impl.split(":", 1)[1]
-        forced[alg] = v if alg not in analysis.fell_back else {b: t for b, t in v.items() if b in analysis.pred.get(alg, {})}
-    within = sizes = 0
-    for b, alg in analysis.chosen.items():
-        times = [v[b] for v in forced.values() if b in v]
-        if alg in forced and b in forced[alg] and len(times) > 1:
-            sizes += 1
-            within += forced[alg][b] <= 1.10 * min(times)
-    return within, sizes
+    lines, count = defaultdict(list), defaultdict(set)
+    for r in runs:
+        st = run_state(r[6], r[7], threshold)
+        count[st].add((r[0], r[1], r[2], r[5]))
+        lines[st].append(r)
+    return {st: medians(v) for st, v in lines.items()}, {st: len(v) for st, v in count.items()}
 
 
 def state_markdown(runs, ranks, analyses=()):
@@ -236,13 +199,20 @@ def state_markdown(runs, ranks, analyses=()):
     colls = sorted({c for st in ("fast", "slow") for (_, c) in data.get(st, {})}, key=coll_key)
     for coll in colls:
         target = 3.0 if coll in TARGET_3X else 2.0
+        whole = by_coll.get(coll)
         for st in ("fast", "slow"):
-            sp = state_speedups(data.get(st, {}).get((ranks, coll), {}))
+            impls = data.get(st, {}).get((ranks, coll))
+            if not impls:
+                continue
+            # The same analysis as the summary's, on this state's runs.
+            a = Analysis(ranks, coll, impls, whole.pred if whole else {}, whole.chosen if whole else {},
+                         {(coll, x) for x in whole.fell_back} if whole else set())
+            sp = a.speedups()
             if not sp:
                 continue
             g = geomean([r for _, r in sp])
             slower = [fmt_size(b) for b, r in sp if r < 1.0]
-            within, sizes = state_chosen_within(data[st][(ranks, coll)], by_coll.get(coll))
+            within, sizes = a.chosen_within()
             chosen = f"{within}/{sizes} ({100.0 * within / sizes:.0f}%)" if sizes else "-"
             L.append(f"| {coll} | {st} | {g:.2f}{' ✓' if g >= target else ' ✗'} | {target:g} | {len(sp)} | "
                      f"{', '.join(slower) if slower else 'none'} | {chosen} |")
@@ -401,6 +371,14 @@ class Analysis:
             rows.append((b, self.hmpi[b], best, alg, self.chosen.get(b)))
         return rows
 
+    def chosen_within(self):
+        """(within, sizes): of the sizes where HMPI's default, the algorithm
+        hmpi-info chose and the other forced ones ran, how many had the chosen
+        one within 10% of the fastest forced."""
+        rows = self.pick_rows()
+        chosen = [(r, self.usable[r[4]][r[0]]) for r in rows if r[4] and r[4] in self.usable and r[0] in self.usable[r[4]]]
+        return sum(1 for r, t in chosen if t <= 1.10 * r[2]), len(chosen)
+
     def prediction_errors(self):
         """algorithm -> [(bytes, predicted, measured)]."""
         out = {}
@@ -440,10 +418,8 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=(), state=Non
             rows = a.pick_rows()
             within = [r for r in rows if r[1] <= 1.10 * r[2]]
             pick = f"{len(within)}/{len(rows)} ({100.0 * len(within) / len(rows):.0f}%)" if rows else "-"
-            chosen_rows = [(r, a.usable[r[4]][r[0]]) for r in rows if r[4] and r[4] in a.usable and r[0] in a.usable[r[4]]]
-            chosen_ok = [1 for r, t in chosen_rows if t <= 1.10 * r[2]]
-            chosen = (f"{len(chosen_ok)}/{len(chosen_rows)} ({100.0 * len(chosen_ok) / len(chosen_rows):.0f}%)"
-                      if chosen_rows else "-")
+            ok, n = a.chosen_within()
+            chosen = f"{ok}/{n} ({100.0 * ok / n:.0f}%)" if n else "-"
             gtxt = "-" if g is None else f"{g:.2f}" + (" ✓" if g >= target else " ✗")
             L.append(f"| {a.coll} | {gtxt} | {target:g} | {len(sp)} | {', '.join(slower) if slower else 'none'} | "
                      f"{pick} | {chosen} |")
@@ -682,8 +658,9 @@ def main():
 
     outdir = args.out or re.sub(r"\.csv$", "", args.csv[0])
     os.makedirs(outdir, exist_ok=True)
-    data = read_measurements(args.csv, args.metric)
-    runs = read_runs(args.csv, args.metric)
+    lines = read_lines(args.csv, args.metric)
+    data = medians(lines)
+    runs = probed(lines)
     if args.state:
         threshold = state_threshold([x for r in runs for x in (r[6], r[7])])
         if threshold is None:

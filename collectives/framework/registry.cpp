@@ -141,15 +141,15 @@ std::vector<Prediction> predict(CollKind k, const CostQuery& q) {
     // the direct Allgather both copy one block) add the same terms in
     // different orders, and the last bits of their sums then pick one at
     // random, size by size. Predictions within kTieRelative of each other
-    // rank in table order instead, the table's order of preference.
-    const auto position = [](const Prediction& x) { return x.algorithm; };
+    // rank in table order instead (entries of one table: their addresses
+    // are their order), the table's order of preference.
     for (std::size_t i = 0; i < out.size();) {
         std::size_t j = i + 1;
         while (j < out.size() && out[j].ns != std::numeric_limits<double>::infinity() &&
                out[j].ns - out[j - 1].ns <= kTieRelative * out[j].ns)
             ++j;
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(j),
-                  [&](const Prediction& x, const Prediction& y) { return position(x) < position(y); });
+                  [](const Prediction& x, const Prediction& y) { return x.algorithm < y.algorithm; });
         i = j;
     }
     return out;
