@@ -5,9 +5,11 @@
 //
 // Cost (our formula, built from the Li-Hoefler parameters): rank 0 reads
 // and folds the q - 1 other inputs of its domain and the p - q of other
-// domains alone, one step, then every rank copies at once (Eq. 4's
-// one-stage broadcast):
-//   T = a_a + ((q-1) b_a + (p-q) b_b) m + li_one_stage_bcast(q, s, m) + a_a / p
+// domains alone, one step (the first fold into its receive buffer, a third
+// buffer: r for its link, reduce_linear_fold_line_cost), then every rank
+// copies at once (Eq. 4's one-stage broadcast):
+//   T = a_a + ((q-1) b_a + (p-q) b_b - b_first + r_first) m
+//       + li_one_stage_bcast(q, s, m) + a_a / p
 //       + all_poll_excess(p) (1 + 1/p) + busy_excess(p)
 //       + rewrite(m) (rank 0 folds into the lines the readers copied out
 //         last call; result_source_rewrite_cost: fold_rewrite_line m, or
@@ -47,10 +49,9 @@ CollTask allreduce_reduce_bcast(CollCtx& ctx) {
 double allreduce_reduce_bcast_cost(const CostQuery& q) {
     const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const double m = q.m();
-    const double fold = q.params.alpha.a + ((q.q() - 1) * line_cost(q, q.params.alpha, ws) +
-                                            (q.p() - q.q()) * line_cost(q, q.params.beta, ws)) * m;
-    // The root reads every other rank's arguments, then they read the root's.
     if (q.p() <= 1) return 0.0;
+    const double fold = q.params.alpha.a + reduce_linear_fold_line_cost(q, ws) * m;
+    // The root reads every other rank's arguments, then they read the root's.
     // HMPI's costs beyond a: rank 0 waits for every arrival at once (the
     // flat barrier's wait), then all ranks step at once for the copies,
     // and rank 0 alone waits for every acknowledgement.

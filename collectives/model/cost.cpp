@@ -252,9 +252,12 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
     // for all q members' flags here (arrivals; the tiles folded, before the
     // broadcast), each a flat barrier's (all_poll_excess): a member's reads of
     // its q - 1 sources overlap (docs/model.md, "Tiled Allreduce's waits").
+    // A domain of one member copies its input into its receive buffer (the
+    // domain's partial, which the tree across domains folds and the
+    // broadcast reads), every such rank at once, each in its own domain.
     const double intra = q > 1 ? 2 * flat_wait_cost(c, q) +
                                      (congested_slice_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
-                               : 0.0;
+                               : copy_line_cost(c, al, ws) * m;
     // Across (Eq. 9): the q members of a child domain each move their tile,
     // m / q lines, at once, no faster per line than one thread alone (Eq. 1;
     // B m alone charged less than one thread's b m where q = 1).

@@ -42,15 +42,19 @@ CollTask reduce_linear_at(CollCtx& ctx, int root) {
 
 CollTask reduce_linear(CollCtx& ctx) { return reduce_linear_at(ctx, ctx.call().root); }
 
+double reduce_linear_fold_line_cost(const CostQuery& q, std::size_t ws) {
+    if (q.p() <= 1) return 0;
+    const LinkCost& first = q.p() > q.q() ? q.params.beta : q.params.alpha;
+    return (q.q() - 1) * line_cost(q, q.params.alpha, ws) + (q.p() - q.q()) * line_cost(q, q.params.beta, ws) -
+           line_cost(q, first, ws) + reduce3_line_cost(q, first, ws);
+}
+
 double reduce_linear_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     // The root reads every other rank's arguments, one after another.
-    const LinkCost& first = q.p() > q.q() ? q.params.beta : q.params.alpha;
-    const double folds = (q.q() - 1) * line_cost(q, q.params.alpha, ws) +
-                         (q.p() - q.q()) * line_cost(q, q.params.beta, ws) - line_cost(q, first, ws) +
-                         reduce3_line_cost(q, first, ws);
-    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_sweep_cost(q, q.p() - 1) + folds * q.m();
+    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_sweep_cost(q, q.p() - 1) +
+           reduce_linear_fold_line_cost(q, ws) * q.m();
 }
 
 }  // namespace hmpi::coll

@@ -21,5 +21,8 @@ double reduce_tree_cost(const CostQuery& q);
 // The linear reduction to `root` (which need not be the call's root
 // field). Uses flag 1 step 1 (the root's "done reading every input").
 CollTask reduce_linear_at(CollCtx& ctx, int root);
+// Its root's folds per line of the message (reduce_in_order: the first of
+// them into the receive buffer, a third buffer, the others accumulating).
+double reduce_linear_fold_line_cost(const CostQuery& q, std::size_t ws);
 
 }  // namespace hmpi::coll

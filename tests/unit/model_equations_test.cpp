@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "collectives/allreduce/allreduce.hpp"
 #include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/registry.hpp"
@@ -90,13 +91,15 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     // with Eq. 8's a_a q as two flat waits of the domain's 4 (no poll_line
     // here: a + a line b_a per further flag, 100 + 2 * 2 each).
     CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
-    // One rank per domain: its whole vector crosses at one thread's b_b,
-    // never at a B_b below it (Eq. 1; B_b m alone up to stop 29).
+    // One rank per domain: it copies its input into its receive buffer (its
+    // domain's partial, c_a a line), then its whole vector crosses at one
+    // thread's b_b, never at a B_b below it (Eq. 1; B_b m alone up to stop
+    // 29; the copy uncharged up to stop 34).
     ModelParams cheap = p;
     cheap.beta.B = 2;
     const CommTopology t1 = sockets(2, 1);
     const CostQuery q1{cheap, t1, CollKind::allreduce, 64, true};
-    CHECK(li_tiled_reduce(q1, 1, 2, 10, 0) == doctest::Approx(300 + 5 * 10));
+    CHECK(li_tiled_reduce(q1, 1, 2, 10, 0) == doctest::Approx(1 * 10 + 300 + 5 * 10));
 }
 
 TEST_CASE("steps that reduce into a third buffer are charged r, R where the profile has them, else b, B") {
@@ -134,6 +137,17 @@ TEST_CASE("steps that reduce into a third buffer are charged r, R where the prof
     // The accumulating steps keep b, B.
     CHECK(congested_step_cost(q, p.alpha, 10, 3, in) == doctest::Approx(100 + 4 * 3 * 10));
     CHECK(li_inter_tree_reduce(q, 4, 1, 0) == doctest::Approx((300 + 5) * 2));
+    // reduce_bcast's root folds as the linear Reduce's does (it runs
+    // reduce_linear_at): the first fold, into its receive buffer, at r of
+    // its link (here beta's: ranks on both sockets), the others at b.
+    const CostQuery big{p, t, CollKind::allreduce, 64 * 1000, true};
+    ModelParams b3 = p;
+    b3.beta.r = p.beta.b;
+    const CostQuery big_b{b3, t, CollKind::allreduce, 64 * 1000, true};
+    const std::size_t ws = 2 * 8 * big.bytes;
+    CHECK(reduce_linear_fold_line_cost(big, ws) == doctest::Approx(3 * 2 + 4 * 5 - 5 + 7));
+    CHECK(allreduce_reduce_bcast_cost(big) - allreduce_reduce_bcast_cost(big_b) ==
+          doctest::Approx((7 - 5) * 1000.0));
 }
 
 TEST_CASE("out of cache, the memory per-line costs apply") {
