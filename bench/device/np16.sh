@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# np16.sh - the 16-rank measurement in one call on the lent 16-core machine:
+# unpack the bundle's system files (make-bundle.sh), calibrate, run every
+# collective side by side with Open MPI and MPICH and every HMPI algorithm
+# forced (bench/coll/run.sh --prebuilt), then 16 MiB Allreduce, Bcast and
+# Reduce; leaves the CSVs, notes, model predictions, profile and logs in
+# OUTDIR, to be analyzed back home (bench/device/README.md).
+#
+# usage: bench/device/np16.sh OUTDIR [options]
+#   --np N         ranks (default: the machine's cores, at most 16)
+#   --rounds N     rounds of the main run (default 2)
+#   --budget S     seconds the whole script may take (default 480): each
+#                  step gets a timeout from what is left, the 16 MiB step
+#                  and the calibration a fixed share
+#   --bundle DIR   the bundle (default .devbundle)
+#   --local        on this machine: no unpacking, 2 ranks, sizes 8 B and
+#                  4 KiB, 64 KiB for the large step (a check of the script)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+[ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
+out=$1
+shift
+np="" rounds=2 budget=480 bundle=$repo/.devbundle local=0
+while [ $# -gt 0 ]; do
+    case $1 in
+    --np) np=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --budget) budget=$2; shift 2 ;;
+    --bundle) bundle=$(cd "$2" && pwd); shift 2 ;;
+    --local) local=1; shift ;;
+    *) echo "np16.sh: unknown argument '$1'" >&2; exit 2 ;;
+    esac
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/np16.log
+exec > >(tee -a "$log") 2>&1
+T0=$(date +%s)
+el() { echo "[t=$(($(date +%s) - T0))s] $*"; }
+left() { echo $((budget - ($(date +%s) - T0) - $1)); }
+[ -x "$bundle/build/bin/hmpirun" ] || { el "no bundle at $bundle (bench/device/make-bundle.sh)"; exit 1; }
+
+sizes=(--min 8 --max 4M) big=(--sizes 16M)
+if [ $local -eq 1 ]; then
+    np=${np:-2} rounds=1 sizes=(--sizes 8,4K) big=(--sizes 64K)
+else
+    np=${np:-$(($(nproc) < 16 ? $(nproc) : 16))}
+fi
+el "host: $(uname -r); $(nproc) cpus; $(lscpu | sed -n 's/^Model name: *//p'); np $np"
+lscpu | grep -E "^(L2|L3|NUMA node\(s\))"
+head -1 "$bundle/MANIFEST"
+sed -n 2p "$bundle/MANIFEST"
+if [ $local -eq 0 ]; then
+    el "already here: $(command -v mpirun.openmpi mpiexec.mpich | tr '\n' ' ')"
+    # Never replace a file the machine has (its own libc, its own MPI).
+    tar -C / --skip-old-files --keep-directory-symlink -xJf "$bundle/sys.tar.xz"
+    el "unpacked: status $?"
+    ldconfig
+fi
+export LD_LIBRARY_PATH=$bundle/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for b in "$bundle"/pre/* "$bundle"/build/bin/*; do
+    ldd "$b" 2>&1 | grep "not found" | sed "s|^|missing for $b: |"
+done
+
+el "calibrate"
+timeout 150 "$bundle/build/bin/hmpi-calibrate" --output "$out/profile.txt" >"$out/calibrate.log" 2>&1
+el "calibrate: status $?"
+pf=()
+if [ -s "$out/profile.txt" ]; then
+    pf=(--profile "$out/profile.txt")
+    "$bundle/build/bin/hmpi-info" --params --profile "$out/profile.txt" >"$out/params.txt" 2>&1
+    "$bundle/build/bin/hmpi-info" --topology -n "$np" >"$out/topology.txt" 2>&1
+    grep -E "^(alpha|beta)\.(a|b|B|r|R) |^(step_overhead|poll_line|peer_args|core_cache_bytes|copy_bandwidth) " "$out/profile.txt"
+fi
+
+results=/tmp/np16-results
+rm -rf "$results"
+run() { # TAG TIMEOUT run.sh-arguments...
+    local tag=$1 t=$2
+    shift 2
+    [ "$t" -gt 30 ] || { el "$tag: no time left"; return 1; }
+    el "$tag (timeout ${t}s)"
+    HMPI_BUILD=$bundle/build RUN_TIMEOUT=60 PYTHON=true timeout "$t" "$repo/bench/coll/run.sh" --np "$np" \
+        --prebuilt "$bundle/pre" "${pf[@]}" --out "$results" --tag "$tag" "$@" >"$out/$tag.run.log" 2>&1
+    el "$tag: status $? ($(grep -c . "$results/$tag.csv" 2>/dev/null) CSV lines)"
+    grep -E "^# note|skipped|failed" "$out/$tag.run.log" | head -5
+    cp "$results/$tag".{csv,notes,model.csv,memcpy.csv} "$out/" 2>/dev/null
+    return 0
+}
+# The main run first, leaving 100 s for the 16 MiB step.
+run "np$np" "$(left 100)" "${sizes[@]}" --time-ms 4 --reps 3 --rounds "$rounds" --root rotate
+run "np$np-16M" "$(left 5)" -c allreduce,bcast,reduce "${big[@]}" --time-ms 20 --reps 3 --rounds 2
+gzip -f "$out"/*.csv 2>/dev/null
+el "done: $(ls "$out" | tr '\n' ' ')"
