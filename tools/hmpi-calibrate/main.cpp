@@ -745,6 +745,30 @@ void measure_peer_args(const Plan& plan, const std::vector<int>& ring, double ha
     progress("peer_args = %.1f ns (round trip %.1f ns chased, %.1f direct)", p->peer_args, c, d);
 }
 
+// Whether the machine kept its speed while it was measured: the first
+// link's flag handoff again, at the end, against its value at the start.
+// Some virtual machines change speed for seconds at a time (a 2-core guest
+// whose handoff moves between about 60 and 300 ns:
+// docs/performance-collectives.md, stop 30); a profile measured across
+// such a change mixes the two, and says so.
+void check_speed_kept(const Plan& plan, const LinkPlan& link, double clk, double start_ns,
+                      std::vector<std::string>& notes) {
+    const std::vector<std::size_t> none = {0};
+    const std::vector<double> rt = over_passes(std::max(plan.passes, 3), [&] {
+        return pair_round_trips(link.writer, link.reader, none, rounds_for(plan, none), Kernel::reduce);
+    });
+    const double end_ns = std::max((rt[0] - clk) / 2, 1.0);
+    progress("speed check: %s flag handoff %.1f ns at the start, %.1f ns now", link.name.c_str(), start_ns, end_ns);
+    if (!speed_changed(start_ns, end_ns)) return;
+    char b[240];
+    std::snprintf(b, sizeof b,
+                  "speed check: the machine changed speed during the calibration (flag handoff %.0f ns at the "
+                  "start, %.0f ns at the end): the parameters mix the two; calibrate again",
+                  start_ns, end_ns);
+    notes.push_back(b);
+    std::fprintf(stderr, "hmpi-calibrate: warning: %s\n", b);
+}
+
 // Runs hmpi-call-overhead (built next to this tool, like hmpirun) on `np`
 // ranks with `env` (NAME=value words, or empty) and reads the "<key> <ns>"
 // line it prints. False, with the reason, if that fails.
@@ -1198,14 +1222,17 @@ int run_calibration(const Options& opt) {
     // meet (on such a machine the built-in rewrite_line, from a Xeon's L3,
     // was far off).
     std::vector<int> near_ring;
-    double near_handoff = 0;  // that ring's flag handoff, ns
+    double near_handoff = 0;           // that ring's flag handoff, ns
+    const LinkPlan* near_link = nullptr;  // the link it was measured on
     if (alpha >= 0) {
         near_ring = links[static_cast<std::size_t>(alpha)].ring;
         near_handoff = results[static_cast<std::size_t>(alpha)].handoff;
+        near_link = &links[static_cast<std::size_t>(alpha)];
     }
     if (near_ring.size() < 2 && beta >= 0) {
         near_ring = links[static_cast<std::size_t>(beta)].ring;
         near_handoff = results[static_cast<std::size_t>(beta)].handoff;
+        near_link = &links[static_cast<std::size_t>(beta)];
     }
 
     ++g_step;
@@ -1267,6 +1294,8 @@ int run_calibration(const Options& opt) {
                       p.call_overhead, pair_a, &p, notes);
     }
     g_step = 0;
+    if (near_link != nullptr && near_handoff > 0)
+        check_speed_kept(plan, *near_link, clk, near_handoff, notes);
 
     // The profile: comments for people, then the keys.
     std::string out;

@@ -37,6 +37,13 @@ if [ "$(nproc)" -ge 2 ]; then
   grep -q '^# rewrite_line: [0-9]* reader(s) of core' "$profile" || fail "rewrite_line not measured"
   ! grep -q 'rewrite_line, source_line: one core, not measured' "$profile" || fail "rewrite_line left at the default"
   grep -q '^push_line ' "$profile" || fail "no push_line"
+  # The speed check ran (the handoff again at the end); a change it saw is
+  # in the profile as a note.
+  grep -q 'speed check: .* flag handoff [0-9.]* ns at the start, [0-9.]* ns now' "$dir/progress.txt" ||
+    fail "no speed check at the end"
+  if grep -q 'warning: speed check' "$dir/progress.txt"; then
+    grep -q '^# speed check: the machine changed speed' "$profile" || fail "a speed change not noted in the profile"
+  fi
   # Not written, with its reason, when the chase is no dearer or when every
   # direct round trip came out below the handoff measured earlier (a
   # machine that changed speed during the calibration).
