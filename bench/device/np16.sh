@@ -66,6 +66,7 @@ done
 el "calibrate"
 timeout 150 "$bundle/build/bin/hmpi-calibrate" --output "$out/profile.txt" >"$out/calibrate.log" 2>&1
 el "calibrate: status $?"
+grep "warning" "$out/calibrate.log"
 pf=()
 if [ -s "$out/profile.txt" ]; then
     pf=(--profile "$out/profile.txt")
