@@ -1294,8 +1294,7 @@ int run_calibration(const Options& opt) {
                       p.call_overhead, pair_a, &p, notes);
     }
     g_step = 0;
-    if (near_link != nullptr && near_handoff > 0)
-        check_speed_kept(plan, *near_link, clk, near_handoff, notes);
+    if (near_link != nullptr) check_speed_kept(plan, *near_link, clk, near_handoff, notes);
 
     // The profile: comments for people, then the keys.
     std::string out;

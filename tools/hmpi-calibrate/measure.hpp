@@ -91,6 +91,9 @@ struct Rounds {
 // the size's rounds of the time from the writer's publish of freshly
 // written lines to its seeing the reader's acknowledgement (one handoff
 // there, the reader's `kernel` on the lines, one handoff back), ns.
+std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                     const Rounds& rounds, Kernel kernel);
+
 // Whether two measurements of the same flag handoff, at the start and at
 // the end of a calibration, say the machine changed speed in between: one
 // is more than twice the other (a noisy but steady machine stays well
@@ -100,9 +103,6 @@ inline bool speed_changed(double start_ns, double end_ns) noexcept {
     if (!(start_ns > 0) || !(end_ns > 0)) return false;
     return start_ns > 2 * end_ns || end_ns > 2 * start_ns;
 }
-
-std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
-                                     const Rounds& rounds, Kernel kernel);
 
 // t threads on `cores` at once, each reducing (or copying) its ring
 // neighbour's freshly written lines into its own buffer once all have
