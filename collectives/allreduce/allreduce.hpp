@@ -9,11 +9,13 @@ namespace hmpi::coll {
 CollTask allreduce_inline(CollCtx& ctx);
 CollTask allreduce_reduce_bcast(CollCtx& ctx);
 CollTask allreduce_tiled(CollCtx& ctx);
+CollTask allreduce_tiled_push(CollCtx& ctx);
 CollTask allreduce_tree(CollCtx& ctx);
 CollTask allreduce_dissemination(CollCtx& ctx);
 double allreduce_inline_cost(const CostQuery& q);
 double allreduce_reduce_bcast_cost(const CostQuery& q);
 double allreduce_tiled_cost(const CostQuery& q);
+double allreduce_tiled_push_cost(const CostQuery& q);
 double allreduce_tree_cost(const CostQuery& q);
 double allreduce_dissemination_cost(const CostQuery& q);
 

@@ -7,7 +7,7 @@
 namespace hmpi::coll {
 
 namespace {
-// tree, tiled, inline and reduce_bcast take any op, commutative or not, and any type the op is defined on.
+// tree, tiled, tiled_push, inline and reduce_bcast take any op, commutative or not, and any type the op is defined on.
 const CollAlgorithm kAllreduce[] = {
     {"tree", "n-ary reduction tree over the topology with Eq. 1's first phase, then a one- or two-stage "
              "broadcast; tiny vectors in flag payloads (Li-Hoefler 2.2, Eq. 5)",
@@ -15,6 +15,10 @@ const CollAlgorithm kAllreduce[] = {
     {"tiled", "cache-line tiles reduced in parallel within each cache domain, strip-mined, a tree across "
               "domains, then a one- or two-stage broadcast (Li-Hoefler 2.4, Eq. 11)",
      intra_only, allreduce_tiled, allreduce_tiled_cost},
+    {"tiled_push", "each rank folds one cache-line-aligned slice of every input, strip by strip, and stores each "
+                   "strip into every receive buffer: every byte read and written once (Li-Hoefler 2.4, the "
+                   "broadcast pushed by the reducer)",
+     intra_only, allreduce_tiled_push, allreduce_tiled_push_cost},
     {"dissemination", "log2 p steps, each rank combining the partial 2^i ranks before it, domains first "
                       "(Li-Hoefler 2.3, Eq. 6/7; commutative ops)",
      commutative_only, allreduce_dissemination, allreduce_dissemination_cost},

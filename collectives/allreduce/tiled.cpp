@@ -51,6 +51,7 @@
 
 #include "collectives/allreduce/allreduce.hpp"
 #include "collectives/allreduce/knobs.hpp"
+#include "collectives/allreduce/tiles.hpp"
 #include "collectives/allreduce/tree_shape.hpp"
 #include "collectives/framework/data.hpp"
 #include "collectives/reduce/reduction.hpp"
@@ -59,20 +60,6 @@
 namespace hmpi::coll {
 
 namespace {
-
-// Element counts on which tiles may start: a multiple of the tile alignment
-// in bytes (or every element when the extent does not divide it evenly).
-std::int64_t tile_granule(const Datatype& t) {
-    const std::int64_t ext = std::max<std::int64_t>(1, t.extent);
-    const std::int64_t a = static_cast<std::int64_t>(kReductionKnobs.tile_align_bytes);
-    return a / std::gcd(a, ext);
-}
-
-std::int64_t tile_begin(std::int64_t count, int t, int tiles, std::int64_t granule) {
-    if (t >= tiles) return count;
-    const std::int64_t raw = count * t / tiles;
-    return raw / granule * granule;
-}
 
 // The domains the algorithm uses, each in rank order, ordered by leader.
 std::vector<std::vector<int>> tile_domains(const CommTopology& topo, int p, bool rank_order) {
@@ -110,9 +97,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     const std::vector<int>& group = domains[static_cast<std::size_t>(my_domain)];
     const int qd = static_cast<int>(group.size());
     const std::int64_t granule = tile_granule(type);
-    const std::int64_t strip =
-        std::max<std::int64_t>(granule, static_cast<std::int64_t>(kReductionKnobs.strip_bytes) /
-                                            std::max<std::int64_t>(1, type.extent) / granule * granule);
+    const std::int64_t strip = strip_elements(type, granule);
     int rc = MPI_SUCCESS;
 
     // ---- Within the domain: tile `pos` of every member's input into the leader's receive buffer.

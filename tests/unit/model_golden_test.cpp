@@ -151,11 +151,15 @@ void check_against(const char* name, const CommTopology& topo, const std::map<st
 // (p-1)/2), as exscan's already was at that size. Scan from 32 KiB: chained
 // again since stop 30, whose step is one pass of m lines (r), as linear's
 // at 2 ranks, but after one synchronized step where linear has two.
+// Allreduce from 4 KiB (both ops): tiled_push since stop 35, which moves
+// each line once: a rank's slice folds (2 waits, m/2 lines folded) and m/2
+// lines stored into the other's buffer, against dissemination's full m
+// lines read and folded by both ranks in one round and tiled's copy first.
 TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
     check_against("2 ranks, one cache domain", machine(1, 2), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "inline inline inline dissemination dissemination dissemination dissemination movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline inline tiled tiled tiled tiled"},
+        {"allreduce", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce(non-commutative)", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline one_stage split split split split"},
@@ -185,11 +189,15 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // the previous call (a rank's input into its own receive buffer, its domain
 // having one member, and the broadcast into the other leader's buffer:
 // 2 x 512 lines x rewrite_line 12), where reduce_bcast pays one fold's.
+// Allreduce: tiled_push since stop 35 from 32 KiB (movement_avoiding
+// before, whose chained steps and copy-out move each of a rank's m/2
+// pulled lines twice) and from 4 KiB non-commutative (inline, then
+// reduce_bcast, whose root alone folds and then is read).
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "inline inline inline movement_avoiding movement_avoiding movement_avoiding movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "inline inline inline inline reduce_bcast reduce_bcast reduce_bcast reduce_bcast"},
+        {"allreduce", "inline inline inline movement_avoiding tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce(non-commutative)", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline inline split split split split split"},
@@ -228,11 +236,15 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 // tiled, the reduce-scatter's fold since stop 31, streams its result
 // slices through the 14 further folds beyond the cache as direct does
 // (49.8 ms; they are not strip-mined).
+// Allreduce from 4 KiB (but non-commutative at 256 KiB, the tree):
+// tiled_push since stop 35, tiled's folds without its broadcast step (each rank stores its finished
+// slice into the 15 others' buffers: the lines the broadcast's readers
+// would pull) and without movement_avoiding's p chained steps per round.
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast tiled tiled tiled tiled movement_avoiding movement_avoiding"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled tiled tree tiled tiled"},
+        {"allreduce", "hierarchical reduce_bcast tiled tiled_push tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled_push tiled_push tree tiled_push tiled_push"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -705,6 +717,7 @@ TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per 
         {"reduce/inline", 0},
         {"allreduce/tree", 5},
         {"allreduce/tiled", 16},
+        {"allreduce/tiled_push", 15},
         {"allreduce/dissemination", 4},
         {"allreduce/reduce_bcast", 16},
         {"allreduce/inline", 0},

@@ -1,0 +1,109 @@
+// Tiled allreduce with pushed tiles: Li, Hoefler, Hu, Snir (2014), Section
+// 2.4 ("tiled-reduce-broadcast", Fig. 9), with the broadcast of each tile
+// done by the rank that reduced it. The vector is cut into p slices at
+// cache-line granularity (no two ranks write one line); rank k folds slice
+// k of every rank's input into slice k of its own receive buffer, a strip
+// of strip_bytes (knobs.hpp) at a time, and stores each finished strip,
+// still in its cache, into slice k of every other rank's receive buffer
+// (non-temporal stores past the cache, YHCCL Algorithm 1). Every rank
+// waits for every other's "done" before returning: others write into its
+// receive buffer and read its input.
+//
+// Why: each byte of every input is read once and each byte of every result
+// written once, by one rank, 2 p m bytes of data access in all and 2 m per
+// rank: the least an allreduce moves (../shared/design/collectives-
+// techniques.md, "T >= 2pm / memory bandwidth"). tiled's q = 1 form copies
+// each input first and broadcasts from one rank; movement_avoiding (YHCCL
+// 3.3) folds each rank's own input into shared slices and then copies them
+// out: per rank, for p = 2, 2 m read and 1.5 m written. Those extra
+// accesses are what keep large vectors from the bound (2 ranks on the
+// EPYC guest, 16 MiB: docs/performance-collectives.md, stop 35).
+//
+// Cost (our formula; the reduce-scatter's, slice_fold_cost, cost.hpp, plus
+// the pushes): two waits of every rank, per line of a rank's slice of
+// m/p lines the fold chain of the p inputs (the first into a third buffer),
+// then (p - 1) m/p lines copied from its cache into others' buffers, the
+// q - 1 of its cache domain over alpha and the p - q others over beta, all
+// p ranks copying at once (shared_copy_line_cost), times copy_bw / nt_bw
+// when the stores are non-temporal:
+//   T = 2 (a + Y(p)) + (max(r, R_slices p) + (p-2) max(b, B p)) m/p
+//     + ((q-1) C_a' + (p-q) C_b') m/p * nt + peer_args (p - 1)
+// + X (p-1) m/p for a non-commutative op (fold_sweep_excess).
+//
+// Any op: a non-commutative one folds each slice in rank order
+// (reduce_staggered). MPI_IN_PLACE: slice k of every receive buffer (an
+// input) is read and written by rank k alone, each strip read before it is
+// overwritten.
+//
+// Flags: flag 1 step 1 = "my slice is in every receive buffer and I read no
+// input any more"; every rank waits for all of them before returning.
+#include <algorithm>
+#include <cmath>
+
+#include "collectives/allreduce/allreduce.hpp"
+#include "collectives/allreduce/tiles.hpp"
+#include "collectives/framework/data.hpp"
+#include "collectives/reduce/reduction.hpp"
+
+namespace hmpi::coll {
+
+namespace {
+
+// Every input and every receive buffer.
+std::size_t push_working_set(std::size_t bytes, int p) noexcept { return 2 * static_cast<std::size_t>(p) * bytes; }
+
+}  // namespace
+
+CollTask allreduce_tiled_push(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const std::int64_t count = me.sendcount;
+    const Datatype& type = *me.recvtype;
+    const std::size_t bytes = data_bytes(count, type);
+    const StoreKind out_kind = store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
+    const std::int64_t granule = tile_granule(type);
+    const std::int64_t strip = strip_elements(type, granule);
+    int rc = MPI_SUCCESS;
+    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
+    const std::int64_t lo = tile_begin(count, rank, p, granule);
+    const std::int64_t hi = tile_begin(count, rank + 1, p, granule);
+    for (std::int64_t a = lo; a < hi; a += strip) {
+        const std::int64_t n = std::min(strip, hi - a);
+        void* result = element_at(me.recvbuf, a, type);
+        if (int e = reduce_staggered(
+                *me.op, type, n, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), a); }, result, type,
+                me.in_place ? rank : -1, rank))
+            rc = e;
+        for (int i = 1; i < p; ++i) {
+            const CollCall& to = ctx.args_of((rank + i) % p);
+            if (int e = copy_data(result, n, type, element_at(to.recvbuf, a, *to.recvtype), n, *to.recvtype,
+                                  out_kind))
+                rc = e;
+        }
+    }
+    ctx.publish(1, 1);
+    CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+    co_return rc;
+}
+
+double allreduce_tiled_push_cost(const CostQuery& q) {
+    const int p = q.p();
+    if (p <= 1) return q.params.alpha.a + copy_line_cost(q, q.params.alpha, q.bytes) * q.m();
+    const std::size_t ws = push_working_set(q.bytes, p);
+    const LinkCost &al = q.params.alpha, &be = q.params.beta;
+    const int qq = q.s() > 1 ? q.q() : p;
+    const double slice = std::ceil(q.m() / p);
+    const int across = exchange_link_threads(p, qq);
+    const bool nt = q.spills(ws);  // store_kind_for's choice
+    const double nt_factor = nt && q.params.copy_bandwidth > 0 && q.params.nt_copy_bandwidth > 0
+                                 ? q.params.copy_bandwidth / q.params.nt_copy_bandwidth
+                                 : 1.0;
+    // A rank's own data: its slice of every input and its receive buffer.
+    const std::size_t own = 2 * q.bytes;
+    const double push = (shared_push_line_cost(q, al, qq, own, ws) * (qq - 1) +
+                         shared_push_line_cost(q, be, across, own, ws) * (p - qq)) *
+                        slice * nt_factor;
+    return slice_fold_cost(q, true) + push;
+}
+
+}  // namespace hmpi::coll
