@@ -23,7 +23,8 @@ Metrics, per number of ranks and collective (bench/coll/README.md):
   pick*      the same for the algorithm hmpi-info --model marks chosen
   pred. err  |predicted - measured| / measured per algorithm (median, max,
              share of sizes within 15%)
-  bound      16 MiB Allreduce against T >= 2 p m / copy bandwidth
+  bound      16 MiB Allreduce against its data access volume 2 p m: the time p
+             threads take to copy m bytes each at once (copy_bw_threads)
   by state   where the CSV has run.sh's state probes and they show two
              machine states: the speedup per state, from runs whose probes
              before and after agree (state_threshold)
@@ -307,6 +308,47 @@ def memcpy_bandwidth(path):
     return best
 
 
+def threaded_copy_times(path):
+    """{(threads, size): median us} from copy_bw_threads -c
+    (threads,size,lat_us_median,lat_us_min,bw_MBps), header optional."""
+    out = {}
+    if not path or not os.path.exists(path):
+        return out
+    with open(path) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) < 5 or not parts[0].isdigit():
+                continue
+            try:
+                out[(int(parts[0]), int(parts[1]))] = float(parts[2])
+            except ValueError:
+                continue
+    return out
+
+
+class AllreduceBound:
+    """The data-volume bound of an m-byte Allreduce on p ranks: it reads p
+    vectors and writes p results, 2 p m bytes of data access, the volume of
+    p threads each copying m bytes at once (a copy reads and writes each
+    byte). With copy_bw_threads' time for exactly that (p threads, m bytes
+    each) the bound is that time; without it, p threads at one thread's
+    copy bandwidth each, as if the cores did not share the memory system:
+    m / BW, a lower (looser) bound."""
+
+    def __init__(self, bw, bw_source, threaded):
+        self.bw, self.bw_source, self.threaded = bw, bw_source, threaded
+
+    def __call__(self, ranks, m):
+        """(bound in us, how it was obtained)."""
+        t = self.threaded.get((ranks, m))
+        if t is not None:
+            return t, (f"{ranks} threads each copying {fmt_size(m)} at once, pinned as the ranks are: "
+                       f"{t:.0f} us, median (bench/copy_bw_threads.c)")
+        return m / self.bw / 1000.0, (f"no measurement of {ranks} threads copying {fmt_size(m)} at once: {ranks} "
+                                      f"threads at BW = {self.bw:.2f} GB/s each ({self.bw_source}), as if they "
+                                      f"did not share the memory system")
+
+
 def copy_bandwidth(args):
     """(bytes per ns, where it came from)."""
     if args.bandwidth:
@@ -396,7 +438,7 @@ class Analysis:
         return out
 
 
-def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=(), state=None):
+def metrics_markdown(analyses, bound, metric, inputs, runs=(), state=None):
     L, T = [], []
     state_note = f" (the {state} machine state's runs only: analyze.py --state {state})" if state else ""
     ranks_set = sorted({a.ranks for a in analyses})
@@ -461,10 +503,10 @@ def metrics_markdown(analyses, bw, bw_source, metric, inputs, runs=(), state=Non
         if ar and ar.hmpi:
             m = max(ar.hmpi)
             t = ar.hmpi[m]
-            bound_us = 2.0 * ranks * m / bw / 1000.0
-            L.append(f"Bound T >= 2 p m / BW (every rank's vector read once and the result written once per rank: "
-                     f"2 p m bytes; design notes, collectives-techniques.md), p = {ranks}, m = {fmt_size(m)}, "
-                     f"BW = {bw:.2f} GB/s from {bw_source}.")
+            bound_us, how = bound(ranks, m)
+            L.append(f"Bound: every rank's vector read once and the result written once on every rank, 2 p m bytes "
+                     f"of data access (design notes, collectives-techniques.md: T >= 2pm / memory bandwidth), the "
+                     f"volume of p threads each copying m bytes at once; p = {ranks}, m = {fmt_size(m)}: {how}.")
             L.append("")
             L.append("| size | HMPI measured [us] | bound [us] | measured / bound | bound / measured (target >= 0.80) |")
             L.append("|---|---|---|---|---|")
@@ -647,6 +689,8 @@ def main():
     ap.add_argument("--memcpy", help="memcpy_bw CSV: its largest size's bandwidth bounds the large Allreduce")
     ap.add_argument("--profile", help="HMPI profile file: its copy_bandwidth (bytes/ns) bounds the large Allreduce")
     ap.add_argument("--bandwidth", type=float, help="copy bandwidth in GB/s (= bytes/ns), overrides the others")
+    ap.add_argument("--copy-threads", help="copy_bw_threads CSV: the time p threads take to copy m bytes each at "
+                                           "once is the large Allreduce's bound (else one thread's bandwidth above)")
     ap.add_argument("--metric", choices=("avg", "max"), default="avg",
                     help="time used: average over ranks (default) or maximum over ranks")
     ap.add_argument("--state", choices=("fast", "slow"),
@@ -679,7 +723,8 @@ def main():
     analyses = [Analysis(ranks, coll, impls, pred.get(coll, {}), chosen.get(coll, {}), fallbacks)
                 for (ranks, coll), impls in sorted(data.items(), key=lambda kv: (kv[0][0], coll_key(kv[0][1])))]
     bw, bw_source = copy_bandwidth(args)
-    summary, tables = metrics_markdown(analyses, bw, bw_source, args.metric, [os.path.basename(p) for p in args.csv],
+    bound = AllreduceBound(bw, bw_source, threaded_copy_times(args.copy_threads))
+    summary, tables = metrics_markdown(analyses, bound, args.metric, [os.path.basename(p) for p in args.csv],
                                        runs, args.state)
     text = summary + "\n" + tables
     with open(os.path.join(outdir, "metrics.md"), "w") as f:

@@ -39,7 +39,7 @@
 #                     runs and hmpi-info, and given to analyze.py
 #   --bandwidth GBPS  copy bandwidth for the 16 MiB Allreduce bound (analyze.py)
 #   --out DIR         output directory (default bench/coll/results)
-#   --prebuilt DIR    take coll_bench-<impl>, memcpy_bw and handoff_floor (the
+#   --prebuilt DIR    take coll_bench-<impl>, memcpy_bw, copy_bw_threads and handoff_floor (the
 #                     state probe; build/bench/handoff_floor) from DIR instead
 #                     of compiling them (a machine with the launchers but no
 #                     compilers); an implementation is run when DIR has its
@@ -63,6 +63,9 @@
 #   STEM.model.csv    collective,algorithm,bytes,predicted_us,chosen (hmpi-info
 #                     --model COLL -n NP --csv; its default sizes, 8 B .. 16 MiB)
 #   STEM.memcpy.csv   memcpy_bw's CSV (size,lat_us_median,lat_us_min,bw_MBps)
+#   STEM.copy-threads.csv  copy_bw_threads' CSV (threads,size,lat_us_median,
+#                     lat_us_min,bw_MBps): NP pinned threads copying 16 MiB each
+#                     at once, the large Allreduce's bound
 #   STEM.notes        forced algorithms that fell back to another, failures
 #   STEM.log          everything printed
 #   STEM/             analyze.py's metrics.md and PNG plots
@@ -350,6 +353,15 @@ if if [ -n "$prebuilt" ]; then cp "$prebuilt/memcpy_bw" "$bindir/memcpy_bw" 2>"$
 else
     note "memcpy_bw not built ($rawdir/build-memcpy.log)"
 fi
+# NP threads copying 16 MiB each at once, pinned as the ranks are: the
+# large Allreduce's data-volume bound (analyze.py --copy-threads).
+if if [ -n "$prebuilt" ]; then cp "$prebuilt/copy_bw_threads" "$bindir/copy_bw_threads" 2>"$rawdir/build-copy-threads.log"
+   else command -v cc >/dev/null && cc -O2 -std=c11 -pthread -o "$bindir/copy_bw_threads" "$repo/bench/copy_bw_threads.c" 2>"$rawdir/build-copy-threads.log"; fi; then
+    "$bindir/copy_bw_threads" -c -q -p "$np" -s 16M -r 9 >"$out/$stem.copy-threads.csv" 2>"$rawdir/copy-threads.err" ||
+        note "copy_bw_threads failed ($rawdir/copy-threads.err)"
+else
+    note "copy_bw_threads not built ($rawdir/build-copy-threads.log)"
+fi
 
 # ---------------------------------------------------------------- analyze --
 py=${PYTHON:-}
@@ -359,6 +371,7 @@ fi
 aargs=("$csv" --out "$out/$stem" --notes "$notes")
 [ -s "$model_csv" ] && aargs+=(--model "$model_csv")
 [ -s "$out/$stem.memcpy.csv" ] && aargs+=(--memcpy "$out/$stem.memcpy.csv")
+[ -s "$out/$stem.copy-threads.csv" ] && aargs+=(--copy-threads "$out/$stem.copy-threads.csv")
 [ -n "$profile" ] && aargs+=(--profile "$profile")
 [ -n "$bandwidth" ] && aargs+=(--bandwidth "$bandwidth")
 echo "# analyze: $py $here/analyze.py ${aargs[*]}"

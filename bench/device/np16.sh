@@ -86,7 +86,7 @@ run() { # TAG TIMEOUT run.sh-arguments...
         --prebuilt "$bundle/pre" "${pf[@]}" --out "$results" --tag "$tag" "$@" >"$out/$tag.run.log" 2>&1
     el "$tag: status $? ($(grep -c . "$results/$tag.csv" 2>/dev/null) CSV lines)"
     grep -E "^# note|skipped|failed" "$out/$tag.run.log" | head -5
-    cp "$results/$tag".{csv,notes,model.csv,memcpy.csv} "$out/" 2>/dev/null
+    cp "$results/$tag".{csv,notes,model.csv,memcpy.csv,copy-threads.csv} "$out/" 2>/dev/null
     return 0
 }
 # The main run first, leaving 100 s for the 16 MiB step.

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Tests of bench/coll/analyze.py's comparison by machine state: the
-threshold that splits run.sh's state probes, the state of a run, and the
-per-state speedups it writes into metrics.md (synthetic CSVs with known
-answers)."""
+"""Tests of bench/coll/analyze.py (synthetic CSVs with known answers): the
+comparison by machine state (the threshold that splits run.sh's state
+probes, the state of a run, and the per-state speedups it writes into
+metrics.md), and the large Allreduce's data-volume bound."""
 import importlib.util
 import os
 import subprocess
@@ -24,7 +24,10 @@ def line(impl, nbytes, us, rnd, before, after, coll="bcast"):
     return f"{impl},{coll},{nbytes},2,{us},{us},1000,{rnd},{before},{after}\n"
 
 
-def metrics_of(text, model=None):
+def metrics_of(text, model=None, extra_files=(), extra_args=()):
+    """metrics.md of analyze.py on `text`; extra_files: (option, content)
+    pairs, each written to a file passed with that option; extra_args:
+    further arguments."""
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "run.csv")
         with open(path, "w") as f:
@@ -34,6 +37,11 @@ def metrics_of(text, model=None):
             with open(os.path.join(d, "model.csv"), "w") as f:
                 f.write(model)
             args += ["--model", os.path.join(d, "model.csv")]
+        for i, (option, content) in enumerate(extra_files):
+            with open(os.path.join(d, f"extra{i}.csv"), "w") as f:
+                f.write(content)
+            args += [option, os.path.join(d, f"extra{i}.csv")]
+        args += list(extra_args)
         out = os.path.join(d, "out")
         r = subprocess.run(args, capture_output=True, text=True)
         if r.returncode != 0:
@@ -126,6 +134,44 @@ class Metrics(unittest.TestCase):
         text = metrics_of(csv)
         self.assertNotIn("by machine state", text)
         self.assertIn("| bcast | 3.00 ✓ |", text)
+
+
+class AllreduceBound(unittest.TestCase):
+    """The 16 MiB Allreduce against its data access volume, 2 p m bytes."""
+
+    RUN = ("impl,collective,bytes,ranks,avg_us,max_us,iters,round\n"
+           "hmpi,allreduce,16777216,2,1200.0,1200.0,5,0\nompi,allreduce,16777216,2,3000.0,3000.0,5,0\n")
+
+    def bound_row(self, text):
+        section = text.split("large Allreduce against the data-volume bound")[1].split("###")[0]
+        rows = [l for l in section.splitlines() if l.startswith("| 16 MiB |")]
+        self.assertEqual(len(rows), 1, text)
+        return [c.strip() for c in rows[0].split("|")[1:-1]]
+
+    def test_threads_copying_at_once_are_the_bound(self):
+        # 2 threads took 1500 us to copy 16 MiB each: bound 1500 us.
+        threads = "threads,size,lat_us_median,lat_us_min,bw_MBps\n2,16777216,1500.0,1400.0,22369.62\n"
+        row = self.bound_row(metrics_of(self.RUN, extra_files=[("--copy-threads", threads)]))
+        self.assertEqual(row[2], "1500")
+        self.assertEqual(row[4], "1.25 ✓")
+
+    def test_a_slower_measurement_fails_the_target(self):
+        threads = "2,16777216,900.0,880.0,37282.70\n"  # no header
+        row = self.bound_row(metrics_of(self.RUN, extra_files=[("--copy-threads", threads)]))
+        self.assertEqual(row[4], "0.75 ✗")
+
+    def test_without_threads_one_threads_bandwidth_per_rank(self):
+        # m / BW: 16777216 B / 16.777216 GB/s = 1000 us (not 2 p m / BW,
+        # which took the p ranks' volume at one thread's speed: 4000 us).
+        row = self.bound_row(metrics_of(self.RUN, extra_args=["--bandwidth", "16.777216"]))
+        self.assertEqual(row[2], "1000")
+        self.assertEqual(row[4], "0.83 ✓")
+
+    def test_threads_of_another_count_are_not_used(self):
+        threads = "4,16777216,1500.0,1400.0,44739.24\n"
+        text = metrics_of(self.RUN, extra_files=[("--copy-threads", threads)], extra_args=["--bandwidth", "16.777216"])
+        self.assertEqual(self.bound_row(text)[2], "1000")
+        self.assertIn("no measurement of 2 threads copying 16 MiB at once", text)
 
 
 if __name__ == "__main__":
