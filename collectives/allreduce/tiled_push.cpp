@@ -20,15 +20,14 @@
 // EPYC guest, 16 MiB: docs/performance-collectives.md, stop 35).
 //
 // Cost (our formula; the reduce-scatter's, slice_fold_cost, cost.hpp, plus
-// the pushes): two waits of every rank, per line of a rank's slice of
-// m/p lines the fold chain of the p inputs (the first into a third buffer),
-// then (p - 1) m/p lines copied from its cache into others' buffers, the
-// q - 1 of its cache domain over alpha and the p - q others over beta, all
-// p ranks copying at once (shared_copy_line_cost), times copy_bw / nt_bw
-// when the stores are non-temporal:
+// the pushes): two waits of every rank, then per line of a rank's slice of
+// m/p lines the fold chain of the p inputs (the first into a third buffer):
 //   T = 2 (a + Y(p)) + (max(r, R_slices p) + (p-2) max(b, B p)) m/p
-//     + ((q-1) C_a' + (p-q) C_b') m/p * nt + peer_args (p - 1)
-// + X (p-1) m/p for a non-commutative op (fold_sweep_excess).
+//     + peer_args (p - 1) + X (p-1) m/p for a non-commutative op
+//       (fold_sweep_excess)
+//     + (p - 1) m/p W, W = 0 in cache, 64 B / nt_copy_bandwidth beyond
+// (the pushes: stores into lines the rank wrote in the previous call and
+// holds, below at allreduce_tiled_push_cost).
 //
 // Any op: a non-commutative one folds each slice in rank order
 // (reduce_staggered). MPI_IN_PLACE: slice k of every receive buffer (an
@@ -90,20 +89,24 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     const int p = q.p();
     if (p <= 1) return q.params.alpha.a + copy_line_cost(q, q.params.alpha, q.bytes) * q.m();
     const std::size_t ws = push_working_set(q.bytes, p);
-    const LinkCost &al = q.params.alpha, &be = q.params.beta;
-    const int qq = q.s() > 1 ? q.q() : p;
     const double slice = std::ceil(q.m() / p);
-    const int across = exchange_link_threads(p, qq);
-    const bool nt = q.spills(ws);  // store_kind_for's choice
-    const double nt_factor = nt && q.params.copy_bandwidth > 0 && q.params.nt_copy_bandwidth > 0
-                                 ? q.params.copy_bandwidth / q.params.nt_copy_bandwidth
-                                 : 1.0;
-    // A rank's own data: its slice of every input and its receive buffer.
-    const std::size_t own = 2 * q.bytes;
-    const double push = (shared_push_line_cost(q, al, qq, own, ws) * (qq - 1) +
-                         shared_push_line_cost(q, be, across, own, ws) * (p - qq)) *
-                        slice * nt_factor;
-    return slice_fold_cost(q, true) + push;
+    // The pushes store lines of the other receive buffers that this rank
+    // wrote in the previous call (its slice of each) and that no rank reads
+    // within the call. In cache they are stores into lines the rank holds,
+    // issued from L1 while the fold streams its inputs in: nothing is
+    // charged (2 ranks, slow state: measured 3.8 ns per slice line from 64
+    // to 256 KiB, tiled Reduce's fold alone 3.9; stop 35). An application
+    // that reads its results between calls makes each such store take its
+    // line back first, as it does to every algorithm's receive buffers; the
+    // model charges that to none (docs/model.md, "tiled_push"). Beyond the
+    // cache they are non-temporal stores (store_kind_for): one line per
+    // 64 / nt_copy_bandwidth, the stream of one thread's non-temporal copy
+    // (c_mem without that measurement).
+    double push_line = 0;
+    if (q.spills(ws))
+        push_line = q.params.nt_copy_bandwidth > 0 ? static_cast<double>(kCacheLine) / q.params.nt_copy_bandwidth
+                                                   : copy_line_cost(q, q.params.alpha, ws);
+    return slice_fold_cost(q, true) + push_line * (p - 1) * slice;
 }
 
 }  // namespace hmpi::coll

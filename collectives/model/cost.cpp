@@ -111,18 +111,14 @@ double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
     return l.a + shared_copy_line_cost(c, l, t, ws) * m;
 }
-double shared_push_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t own_bytes,
-                             std::size_t ws) noexcept {
+double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
+                                 std::size_t ws) noexcept {
     // push_line was measured on alpha's ring (params.hpp): another link's
     // pushes cost as much more as its pulls do.
     const bool in_l2 = c.topo.l2_bytes == 0 || own_bytes <= c.topo.l2_bytes;
     const bool measured = c.params.push_line > 0 && c.params.alpha.C > 0 && in_l2 && !c.spills(ws);
     const double line = measured ? c.params.push_line * l.C / c.params.alpha.C : congested_copy_line_cost(c, l, ws);
-    return line * t;
-}
-double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
-                                 std::size_t ws) noexcept {
-    return l.a + shared_push_line_cost(c, l, t, own_bytes, ws) * m;
+    return l.a + line * t * m;
 }
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + line_cost(c, l, ws) * m;

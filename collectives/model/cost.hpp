@@ -126,9 +126,6 @@ double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m,
 // 4.9 ns per line at 2 MiB per buffer on the 2-core EPYC against 0.9 in L2).
 double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
                                  std::size_t ws) noexcept;
-// Its per-line part, P*t (or the pull's C*t, C_mem*t), without the step's a.
-double shared_push_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t own_bytes,
-                             std::size_t ws) noexcept;
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:

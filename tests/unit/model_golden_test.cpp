@@ -189,14 +189,14 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // the previous call (a rank's input into its own receive buffer, its domain
 // having one member, and the broadcast into the other leader's buffer:
 // 2 x 512 lines x rewrite_line 12), where reduce_bcast pays one fold's.
-// Allreduce: tiled_push since stop 35 from 32 KiB (movement_avoiding
+// Allreduce from 4 KiB: tiled_push since stop 35 (movement_avoiding
 // before, whose chained steps and copy-out move each of a rank's m/2
-// pulled lines twice) and from 4 KiB non-commutative (inline, then
-// reduce_bcast, whose root alone folds and then is read).
+// pulled lines twice; non-commutative: inline, then reduce_bcast, whose
+// root alone folds and then is read).
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "inline inline inline movement_avoiding tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"allreduce(non-commutative)", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
@@ -236,15 +236,15 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 // tiled, the reduce-scatter's fold since stop 31, streams its result
 // slices through the 14 further folds beyond the cache as direct does
 // (49.8 ms; they are not strip-mined).
-// Allreduce from 4 KiB (but non-commutative at 256 KiB, the tree):
-// tiled_push since stop 35, tiled's folds without its broadcast step (each rank stores its finished
+// Allreduce from 512 B: tiled_push since stop 35, tiled's folds without
+// its broadcast step (each rank stores its finished
 // slice into the 15 others' buffers: the lines the broadcast's readers
 // would pull) and without movement_avoiding's p chained steps per round.
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline direct direct direct direct direct"},
-        {"allreduce", "hierarchical reduce_bcast tiled tiled_push tiled_push tiled_push tiled_push tiled_push"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast reduce_bcast tiled_push tiled_push tree tiled_push tiled_push"},
+        {"allreduce", "hierarchical reduce_bcast tiled_push tiled_push tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast tiled_push tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
