@@ -49,14 +49,16 @@ runs=(
   "s33np2b|$R/collectives-np2/stop33/run2/s33b.csv.gz|$R/collectives-np2/stop33/run2/profile.txt|$R/collectives-np2/stop33/run2/s33b.notes|2|2x1,l2=1M,l3=508M"
   "s33np2ba|$R/collectives-np2/stop33/run2/s33b.csv.gz|$R/collectives-np2/stop33/run2/profile-after.txt|$R/collectives-np2/stop33/run2/s33b.notes|2|2x1,l2=1M,l3=508M"
   "s35ar4|$R/collectives-np2/stop35/s35ar4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ar4.notes|2|2x1,l2=1M,l3=508M"
+  "s35ag4|$R/collectives-np2/stop35/s35ag4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ag4.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
 # that changed it on (a run's stop: the digits after its name's "s"); older
 # runs measured code that no longer exists. scan: stop 30's chained scan
-# (one pass per rank, no copy first). allreduce: stop 35's tiled_push (the
-# model chooses it from 32 KiB at 2 ranks; earlier runs never forced it).
-declare -A measured_since=([scan]=30 [allreduce]=35)
+# (one pass per rank, no copy first). allreduce, allgather: stop 35's
+# tiled_push and push (the model chooses them from 32 and 16 KiB at 2
+# ranks; earlier runs never forced them).
+declare -A measured_since=([scan]=30 [allreduce]=35 [allgather]=35)
 sizes=0,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K,128K,256K,512K,1M,2M,4M,8M,16M
 for spec in "${runs[@]}"; do
     IFS='|' read -r name csv profile notes np machine <<<"$spec"

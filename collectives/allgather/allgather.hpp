@@ -10,6 +10,8 @@ namespace hmpi::coll {
 
 CollTask allgather_direct(CollCtx& ctx);
 double allgather_direct_cost(const CostQuery& q);
+CollTask allgather_push(CollCtx& ctx);
+double allgather_push_cost(const CostQuery& q);
 CollTask allgather_inline(CollCtx& ctx);
 bool allgather_inline_applies(const CollCtx& ctx, const char** why);
 double allgather_inline_cost(const CostQuery& q);
