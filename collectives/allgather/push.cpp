@@ -51,14 +51,6 @@ CollTask allgather_push(CollCtx& ctx) {
     co_return rc;
 }
 
-double allgather_push_cost(const CostQuery& q) {
-    if (q.p() <= 1) return 0;
-    const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
-    const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
-    // A rank's own data: its contribution and its receive buffer's p blocks.
-    const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
-    return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + q.params.alpha.a +
-           all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
-}
+double allgather_push_cost(const CostQuery& q) { return all_push_exchange_cost(q); }
 
 }  // namespace hmpi::coll

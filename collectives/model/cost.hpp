@@ -126,6 +126,12 @@ double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m,
 // 4.9 ns per line at 2 MiB per buffer on the 2-core EPYC against 0.9 in L2).
 double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
                                  std::size_t ws) noexcept;
+// Every rank at once storing m lines of its own into each of the p - 1
+// others' receive buffers, then waiting for every rank (push Alltoall, push
+// Allgather): congested_push_step_cost over (p - 1) m lines, a rank's own
+// data its 2 p m bytes (send and receive buffers), working set p^2 m; then
+// a_alpha + Y for the closing wait and the p - 1 peers' arguments swept.
+double all_push_exchange_cost(const CostQuery& q) noexcept;
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:
