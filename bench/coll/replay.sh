@@ -50,6 +50,7 @@ runs=(
   "s33np2ba|$R/collectives-np2/stop33/run2/s33b.csv.gz|$R/collectives-np2/stop33/run2/profile-after.txt|$R/collectives-np2/stop33/run2/s33b.notes|2|2x1,l2=1M,l3=508M"
   "s35ar4|$R/collectives-np2/stop35/s35ar4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ar4.notes|2|2x1,l2=1M,l3=508M"
   "s35ag4|$R/collectives-np2/stop35/s35ag4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ag4.notes|2|2x1,l2=1M,l3=508M"
+  "s35np2|$R/collectives-np2/stop35/full/s35np2.csv.gz|$R/collectives-np2/stop35/full/profile.txt|$R/collectives-np2/stop35/full/s35np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
