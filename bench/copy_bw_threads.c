@@ -44,6 +44,7 @@ struct shared {
     int threads, reps;
     size_t min_size, max_size;
     double target, corr;
+    long copies; /* per block for the current size, set by thread 0 between two barriers */
     double *lat; /* per size and block, written by thread 0 */
     int cpus[MAX_THREADS];
     long errors[MAX_THREADS];
@@ -101,13 +102,12 @@ static void *run(void *arg)
         for (long i = 0; i < warm; i++, it++)
             est = copy_all(sh, id, src, dst, n, (unsigned char)(it + 1));
         errors += check_lines(dst, n, (unsigned char)it);
-        static long K; /* written by thread 0 between two barriers */
         if (id == 0) {
             double kd = est > 0 ? sh->target / est : 1e6;
-            K = kd < 1.0 ? 1 : (kd > 1e6 ? 1000000 : (long)(kd + 0.5));
+            sh->copies = kd < 1.0 ? 1 : (kd > 1e6 ? 1000000 : (long)(kd + 0.5));
         }
         pthread_barrier_wait(&sh->barrier);
-        const long k_copies = K;
+        const long k_copies = sh->copies;
         for (int r = 0; r < sh->reps; r++) {
             double acc = 0.0;
             for (long k = 0; k < k_copies; k++, it++)
@@ -116,7 +116,7 @@ static void *run(void *arg)
             if (id == 0)
                 sh->lat[size_index * sh->reps + r] = acc / (double)k_copies - sh->corr;
         }
-        pthread_barrier_wait(&sh->barrier); /* K is rewritten for the next size */
+        pthread_barrier_wait(&sh->barrier); /* copies is rewritten for the next size */
     }
     sh->errors[id] = errors;
     free(src);
