@@ -1,8 +1,10 @@
 #include "base/config.hpp"
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <mutex>
 
 #include "base/log.hpp"
+#include "base/topology.hpp"
 
 namespace hmpi {
 
@@ -34,12 +37,14 @@ const std::vector<ParamInfo>& parameter_table() {
          "glibc's default thread stack"},
         {"HMPI_SPIN_US", "auto", "microseconds",
          "How long a waiting rank polls before it starts yielding the core. auto = 50 us, or "
-         "2 us when there are more ranks than cores.",
-         "a round trip here is ~0.5 us; 50 us covers bursts without burning a core for long"},
+         "0 (64 polls) when there are more ranks than cores.",
+         "a round trip here is ~0.5 us; 50 us covers bursts without burning a core for long; "
+         "oversubscribed, the rank waited for may be queued behind the poller (docs/environment.md)"},
         {"HMPI_YIELD_US", "auto", "microseconds",
          "How long a waiting rank yields (sched_yield) after spinning before it parks on a "
-         "futex. auto = 200 us, or 20 us when there are more ranks than cores.",
-         "futex wake costs a few us; parking sooner only pays off under oversubscription"},
+         "futex. auto = 200 us, or 1000 us when there are more ranks than cores.",
+         "futex wake costs a few us; oversubscribed, a collective's waits last several time "
+         "slices of the other ranks, and parking them cost 4-11x (docs/environment.md)"},
         {"HMPI_INLINE_MAX", "4096", "bytes",
          "Largest message copied through the receiver's ring (two copies, the send completes "
          "at once); larger messages are copied once, by the receiver, straight from the "
@@ -142,10 +147,9 @@ Config read_config() {
         c.stack_bytes = s;
     }
 
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    bool oversubscribed = ncpu > 0 && c.nranks > ncpu;
-    c.spin_us = oversubscribed ? 2.0 : 50.0;
-    c.yield_us = oversubscribed ? 20.0 : 200.0;
+    const WaitSchedule wait = default_wait_schedule(c.nranks, usable_cpus(c.bind));
+    c.spin_us = wait.spin_us;
+    c.yield_us = wait.yield_us;
     if (const char* v = env("HMPI_SPIN_US")) c.spin_us = parse_double("HMPI_SPIN_US", v, 0, 1e7);
     if (const char* v = env("HMPI_YIELD_US")) c.yield_us = parse_double("HMPI_YIELD_US", v, 0, 1e7);
 
@@ -197,6 +201,27 @@ Config read_config() {
 }
 
 }  // namespace
+
+long usable_cpus(BindPolicy bind) {
+    // Bound, ranks go to the cores hwloc reports, whatever the mask the
+    // process started with.
+    if (bind == BindPolicy::core) return topology_pu_count();
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) > 0)
+        n = std::min<long>(n > 0 ? n : CPU_SETSIZE, CPU_COUNT(&allowed));
+    return n;
+}
+
+WaitSchedule default_wait_schedule(int nranks, long cpus) {
+    // Oversubscribed, the rank a waiter waits for may sit in the waiter's
+    // own core's run queue: polling only delays it, and a parked waiter
+    // costs a futex wake and a trip through the scheduler, so waiters yield
+    // at once and for long (docs/environment.md, measured there).
+    if (cpus > 0 && nranks > cpus) return {0.0, 1000.0};
+    return {50.0, 200.0};
+}
 
 const Config& config() {
     static const Config c = read_config();

@@ -59,6 +59,22 @@ struct ParamInfo {
 // The table of every parameter, for docs and the info dump.
 const std::vector<ParamInfo>& parameter_table();
 
+// The CPUs the ranks may run on. Bound to cores (HMPI_BIND=core): the
+// hardware threads hwloc reports (a cgroup cpuset leaves fewer than are
+// online). Unbound: those of the process's affinity mask (taskset, a
+// cpuset), at most those online; call it before a thread binds itself
+// (config() does, at job start).
+long usable_cpus(BindPolicy bind);
+
+// HMPI_SPIN_US and HMPI_YIELD_US when the environment leaves them unset:
+// waiters poll, then yield, then park (base/park.hpp), with shorter polling
+// and longer yielding when there are more ranks than CPUs.
+struct WaitSchedule {
+    double spin_us;
+    double yield_us;
+};
+WaitSchedule default_wait_schedule(int nranks, long cpus);
+
 // Reads the environment once (first call) and returns the result. Invalid
 // values are a fatal, named error: a mistyped knob must not be ignored.
 const Config& config();

@@ -29,6 +29,11 @@ int topology_core_count() {
     return n > 0 ? n : 1;
 }
 
+int topology_pu_count() {
+    const int n = hwloc_get_nbobjs_by_type(topology(), HWLOC_OBJ_PU);
+    return n > 0 ? n : 1;
+}
+
 bool bind_current_thread_to_core(int index) {
     hwloc_topology_t t = topology();
     int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);

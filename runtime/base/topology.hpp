@@ -12,6 +12,10 @@ namespace hmpi {
 // Number of cores the process may run on (at least 1).
 int topology_core_count();
 
+// Number of hardware threads (PUs) the process may run on, as hwloc reports
+// them (at least 1): a cgroup cpuset leaves fewer than are online.
+int topology_pu_count();
+
 // Binds the calling thread to core (index mod core count) in hwloc's logical
 // order. Returns false (and leaves the thread unbound) if binding fails.
 bool bind_current_thread_to_core(int index);

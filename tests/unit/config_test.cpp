@@ -1,6 +1,8 @@
 // Every parameter the runtime reads is documented in docs/environment.md.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,5 +20,25 @@ TEST_CASE("every runtime parameter is documented") {
         CHECK(doc.find(std::string("`") + p.name + "`") != std::string::npos);
         CHECK(std::string(p.meaning).size() > 10);
         CHECK(std::string(p.unit).size() > 0);
+    }
+}
+
+TEST_CASE("waiters poll when every rank has a CPU and yield at once when oversubscribed") {
+    const hmpi::WaitSchedule own = hmpi::default_wait_schedule(16, 16);
+    CHECK(own.spin_us == 50.0);
+    CHECK(own.yield_us == 200.0);
+    const hmpi::WaitSchedule over = hmpi::default_wait_schedule(17, 16);
+    CHECK(over.spin_us == 0.0);
+    CHECK(over.yield_us == 1000.0);
+    CHECK(hmpi::default_wait_schedule(3, 2).spin_us == 0.0);
+    // An unknown CPU count is no reason to give up polling.
+    CHECK(hmpi::default_wait_schedule(64, 0).spin_us == 50.0);
+}
+
+TEST_CASE("the usable CPUs are the affinity mask's, at most those online") {
+    for (const hmpi::BindPolicy bind : {hmpi::BindPolicy::core, hmpi::BindPolicy::none}) {
+        const long n = hmpi::usable_cpus(bind);
+        CHECK(n >= 1);
+        CHECK(n <= sysconf(_SC_NPROCESSORS_ONLN));
     }
 }
