@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <thread>
+#include <vector>
 
 #include "base/park.hpp"
 
@@ -25,20 +26,38 @@ TEST_CASE("a parked waiter is woken by ring after the condition is published") {
     CHECK(woken == 2000);
 }
 
+// Polls until `b` says `want` (or a generous bound runs out); the steps seen.
+static std::vector<Backoff::Step> steps_until(Backoff& b, Backoff::Step want) {
+    std::vector<Backoff::Step> seen;
+    for (long i = 0; i < 100'000'000; ++i) {
+        const Backoff::Step s = b.next();
+        if (seen.empty() || seen.back() != s) seen.push_back(s);
+        if (s == want) break;
+    }
+    return seen;
+}
+
 TEST_CASE("backoff moves from spinning to yielding to parking") {
-    Backoff b(0, 0);
-    Backoff::Step s = Backoff::Step::spin;
-    for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
-    CHECK(s == Backoff::Step::park);
+    Backoff b(20'000, 20'000);  // 20 us each
+    const std::vector<Backoff::Step> seen = steps_until(b, Backoff::Step::park);
+    CHECK(seen == std::vector<Backoff::Step>{Backoff::Step::spin, Backoff::Step::yield, Backoff::Step::park});
 }
 
 TEST_CASE("a restarted backoff spins again, then parks again") {
-    Backoff b(0, 0);
-    Backoff::Step s = Backoff::Step::spin;
-    for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
-    REQUIRE(s == Backoff::Step::park);
+    Backoff b(20'000, 0);
+    REQUIRE(steps_until(b, Backoff::Step::park).back() == Backoff::Step::park);
     b.restart();
     CHECK(b.next() == Backoff::Step::spin);
-    for (int i = 0; i < 200 && s != Backoff::Step::park; ++i) s = b.next();
-    CHECK(s == Backoff::Step::park);
+    CHECK(steps_until(b, Backoff::Step::park).back() == Backoff::Step::park);
+}
+
+TEST_CASE("with no polling time a wait yields at its first empty poll, and parks with no yielding time") {
+    // The oversubscribed schedule (default_wait_schedule): the rank waited
+    // for may be queued behind the waiter, so not one poll is spent spinning.
+    Backoff yielding(0, 1'000'000'000);
+    CHECK(yielding.next() == Backoff::Step::yield);
+    yielding.restart();
+    CHECK(yielding.next() == Backoff::Step::yield);
+    Backoff parking(0, 0);
+    CHECK(parking.next() == Backoff::Step::park);
 }

@@ -14,7 +14,8 @@ using namespace hmpi;
 
 namespace {
 
-// A one-rank job that parks as soon as possible (no spinning, no yielding).
+// A one-rank job that parks as soon as a wait has polled 64 times (1 ns of
+// spinning, which the clock sees only at the 64th poll; no yielding).
 // Nobody rings its doorbell in this test, so parked waits end by the 50 ms
 // safety re-check, which reports "a parked rank missed a wakeup" once: here
 // that line is expected.
@@ -22,7 +23,7 @@ struct OneRankJob {
     Job job;
     OneRankJob() {
         job.nranks = 1;
-        job.spin_ns = 0;
+        job.spin_ns = 1;
         job.yield_ns = 0;
         auto r = std::make_unique<Rank>();
         r->incoming = std::make_unique<std::atomic<Channel*>[]>(1);
@@ -79,8 +80,7 @@ long voluntary_switches() {
 }  // namespace
 
 TEST_CASE("a wait on an async operation that keeps advancing never parks") {
-    // The job parks as soon as a wait has polled 64 times (no spin, no yield
-    // time): only the restart on Rank::async_advances keeps this wait
+    // The job parks as soon as a wait has polled 64 times (OneRankJob): only the restart on Rank::async_advances keeps this wait
     // spinning. A parked wait here sleeps until the 50 ms re-check (nobody
     // rings), a voluntary context switch each time; without the restart it
     // would park at about every second step after the 64th.
