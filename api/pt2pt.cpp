@@ -285,6 +285,7 @@ HMPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status
     MPI_Status st;
     *flag = probe(*c.rank(), cm->shared->context_id, source, tag, &st, nullptr);
     if (*flag && status) status_set(status, st.MPI_SOURCE, st.MPI_TAG, status->MPI_ERROR, status_bytes(&st), false);
+    if (!*flag) idle_poll(*c.rank());
     return MPI_SUCCESS;
 }
 
@@ -317,6 +318,8 @@ HMPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Messa
     if (*flag) {
         *message = reinterpret_cast<MPI_Message>(m);
         if (status) status_set(status, st.MPI_SOURCE, st.MPI_TAG, status->MPI_ERROR, status_bytes(&st), false);
+    } else {
+        idle_poll(*c.rank());
     }
     return MPI_SUCCESS;
 }

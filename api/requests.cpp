@@ -107,7 +107,10 @@ HMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status)) {
     if (!is_active(r)) return *flag = 1, empty_status(status, false), MPI_SUCCESS;
     if (!r->complete()) progress(*c.rank());
     *flag = r->complete();
-    if (!*flag) return MPI_SUCCESS;
+    if (!*flag) {
+        idle_poll(*c.rank());
+        return MPI_SUCCESS;
+    }
     const Comm* comm = r->comm;
     return operation_error(c, comm, finish(r, request, status, false));
 }
@@ -143,8 +146,12 @@ HMPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, M
     std::vector<Request*> rs;
     if (int e = check_requests(c, count, array_of_requests, rs)) return e;
     progress(*c.rank());
-    for (Request* r : rs)
-        if (is_active(r) && !r->complete()) return *flag = 0, MPI_SUCCESS;
+    for (Request* r : rs) {
+        if (is_active(r) && !r->complete()) {
+            idle_poll(*c.rank());
+            return *flag = 0, MPI_SUCCESS;
+        }
+    }
     *flag = 1;
     bool any_error = false;
     for (int i = 0; i < count; ++i) {
@@ -205,6 +212,7 @@ HMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, 
     *index = MPI_UNDEFINED;
     *flag = !any_active;
     if (!any_active) empty_status(status, false);
+    else idle_poll(*c.rank());
     return MPI_SUCCESS;
 }
 
@@ -242,7 +250,9 @@ int some(const Call& c, bool wait, int incount, MPI_Request reqs[], int* outcoun
     };
     if (wait) wait_until(*c.rank(), ready);
     else progress(*c.rank());
-    return complete_some(c, incount, reqs, rs, outcount, indices, statuses);
+    const int rc = complete_some(c, incount, reqs, rs, outcount, indices, statuses);
+    if (!wait && *outcount == 0) idle_poll(*c.rank());
+    return rc;
 }
 
 }  // namespace
@@ -314,6 +324,7 @@ HMPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *s
     if (!is_active(r)) return *flag = 1, empty_status(status, false), MPI_SUCCESS;
     if (!r->complete()) progress(*c.rank());
     *flag = r->complete();
+    if (!*flag) idle_poll(*c.rank());
     if (*flag && r->kind == RequestKind::generalized) generalized_query(*r);
     if (*flag && status) status_from_request(*r, status);
     return MPI_SUCCESS;

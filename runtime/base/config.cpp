@@ -37,7 +37,8 @@ const std::vector<ParamInfo>& parameter_table() {
          "glibc's default thread stack"},
         {"HMPI_SPIN_US", "auto", "microseconds",
          "How long a waiting rank polls before it starts yielding the core. auto = 50 us, or "
-         "0 (yield at the first poll that finds nothing) when there are more ranks than cores.",
+         "0 (yield at the first poll that finds nothing, MPI_Test's and MPI_Iprobe's too) when "
+         "there are more ranks than cores.",
          "a round trip here is ~0.5 us; 50 us covers bursts without burning a core for long; "
          "oversubscribed, the rank waited for may be queued behind the poller (docs/environment.md)"},
         {"HMPI_YIELD_US", "auto", "microseconds",

@@ -1,5 +1,7 @@
 #include "core/p2p.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -330,6 +332,10 @@ int start_bsend(Rank& self, Request& args, std::size_t* need, std::size_t* avail
     start_send(self, *r);
     complete_user_request();
     return MPI_SUCCESS;
+}
+
+void idle_poll(const Rank&) noexcept {
+    if (job().spin_ns == 0) sched_yield();
 }
 
 bool progress(Rank& self) {

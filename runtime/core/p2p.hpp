@@ -38,6 +38,15 @@ void start_async(Rank& self, Request& req, std::unique_ptr<AsyncOp> op);
 // another thread of the rank was already progressing (nothing was done).
 bool progress(Rank& self);
 
+// A nonblocking poll of the application's (MPI_Test and its forms,
+// MPI_Request_get_status, MPI_Iprobe, MPI_Improbe) found nothing ready.
+// With no spinning time (HMPI_SPIN_US=0, the default when ranks outnumber
+// CPUs) the rank it waits for may be queued on this core behind this one,
+// and a polling loop would hold the core for a whole time slice: the core
+// goes to another thread, as a blocking wait's first empty poll does
+// (Backoff). Otherwise nothing.
+void idle_poll(const Rank& self) noexcept;
+
 // Looks for a matching arrived message; fills *st (unless null). With `take`,
 // removes it from the queue and returns it (MPI_Mprobe).
 bool probe(Rank& self, std::uint32_t context, int source, int tag, MPI_Status* st, Message** take);

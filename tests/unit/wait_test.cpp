@@ -3,10 +3,15 @@
 // would wait for a message that may never come (a hang seen under load).
 #include <doctest/doctest.h>
 
+#include <pthread.h>
+#include <sched.h>
 #include <sys/resource.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <thread>
 
 #include "core/p2p.hpp"
 
@@ -92,4 +97,58 @@ TEST_CASE("a wait on an async operation that keeps advancing never parks") {
     const long switches = voluntary_switches() - before;
     CHECK(req.complete());
     CHECK(switches < 5);
+}
+
+namespace {
+
+// Pins the calling thread to `cpu` until destroyed, then restores its mask.
+class PinnedTo {
+public:
+    explicit PinnedTo(int cpu) {
+        pthread_getaffinity_np(pthread_self(), sizeof before_, &before_);
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        ok_ = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
+    }
+    ~PinnedTo() { pthread_setaffinity_np(pthread_self(), sizeof before_, &before_); }
+    bool ok() const { return ok_; }
+
+private:
+    cpu_set_t before_;
+    bool ok_ = false;
+};
+
+// How many idle polls the calling thread makes before a thread started on
+// its own CPU gets to run and raise a flag.
+long polls_until_neighbour_runs(const Rank& self, int cpu) {
+    std::atomic<bool> ran{false};
+    std::thread neighbour([&] {
+        PinnedTo pin(cpu);
+        ran.store(true, std::memory_order_release);
+    });
+    long polls = 0;
+    while (!ran.load(std::memory_order_acquire)) {
+        idle_poll(self);
+        ++polls;
+    }
+    neighbour.join();
+    return polls;
+}
+
+}  // namespace
+
+TEST_CASE("with no spinning time an application's empty poll gives its core to a queued thread") {
+    // MPI_Test in a loop, ranks outnumbering CPUs: the rank it waits for may
+    // be queued on the same CPU. Without the yield the poller keeps the CPU
+    // until its time slice ends (milliseconds: hundreds of thousands of
+    // polls); with it the neighbour runs at the first poll or soon after.
+    OneRankJob j;
+    j.job.spin_ns = 0;
+    const int cpu = sched_getcpu();
+    PinnedTo pin(cpu >= 0 ? cpu : 0);
+    REQUIRE(pin.ok());
+    long worst = 0;
+    for (int i = 0; i < 20; ++i) worst = std::max(worst, polls_until_neighbour_runs(j.rank(), cpu >= 0 ? cpu : 0));
+    CHECK(worst < 1000);
 }
