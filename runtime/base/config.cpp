@@ -45,7 +45,7 @@ const std::vector<ParamInfo>& parameter_table() {
          "How long a waiting rank yields (sched_yield) after spinning before it parks on a "
          "futex. auto = 200 us, or 1000 us when there are more ranks than cores.",
          "futex wake costs a few us; oversubscribed, a collective's waits last several time "
-         "slices of the other ranks, and parking them cost 4-11x (docs/environment.md)"},
+         "slices of the other ranks, and parking them cost up to 12x (docs/environment.md)"},
         {"HMPI_INLINE_MAX", "4096", "bytes",
          "Largest message copied through the receiver's ring (two copies, the send completes "
          "at once); larger messages are copied once, by the receiver, straight from the "
