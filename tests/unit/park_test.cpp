@@ -38,9 +38,14 @@ static std::vector<Backoff::Step> steps_until(Backoff& b, Backoff::Step want) {
 }
 
 TEST_CASE("backoff moves from spinning to yielding to parking") {
+    // Only the order is certain: a thread preempted for longer than a phase
+    // (a loaded machine) skips it.
     Backoff b(20'000, 20'000);  // 20 us each
     const std::vector<Backoff::Step> seen = steps_until(b, Backoff::Step::park);
-    CHECK(seen == std::vector<Backoff::Step>{Backoff::Step::spin, Backoff::Step::yield, Backoff::Step::park});
+    REQUIRE(!seen.empty());
+    CHECK(seen.front() == Backoff::Step::spin);
+    CHECK(seen.back() == Backoff::Step::park);
+    for (std::size_t i = 1; i < seen.size(); ++i) CHECK(static_cast<int>(seen[i - 1]) < static_cast<int>(seen[i]));
 }
 
 TEST_CASE("a restarted backoff spins again, then parks again") {

@@ -119,14 +119,22 @@ private:
     bool ok_ = false;
 };
 
-// How many idle polls the calling thread makes before a thread started on
-// its own CPU gets to run and raise a flag.
+// How many idle polls the calling thread (pinned to `cpu`) makes before a
+// thread queued on the same CPU gets to run. The neighbour pins itself and
+// spins there first, so it is runnable on that CPU before the count starts:
+// neither its creation nor its migration is counted, only how the poller
+// shares the CPU.
 long polls_until_neighbour_runs(const Rank& self, int cpu) {
-    std::atomic<bool> ran{false};
+    std::atomic<bool> pinned{false}, go{false}, ran{false};
     std::thread neighbour([&] {
         PinnedTo pin(cpu);
+        pinned.store(true, std::memory_order_release);
+        while (!go.load(std::memory_order_acquire)) {
+        }
         ran.store(true, std::memory_order_release);
     });
+    while (!pinned.load(std::memory_order_acquire)) sched_yield();
+    go.store(true, std::memory_order_release);
     long polls = 0;
     while (!ran.load(std::memory_order_acquire)) {
         idle_poll(self);
