@@ -37,10 +37,10 @@ const std::vector<ParamInfo>& parameter_table() {
          "glibc's default thread stack"},
         {"HMPI_SPIN_US", "auto", "microseconds",
          "How long a waiting rank polls before it starts yielding the core. auto = 50 us, or "
-         "0 (yield at the first poll that finds nothing, MPI_Test's and MPI_Iprobe's too) when "
-         "there are more ranks than cores.",
+         "1 us when there are more ranks than cores (0: yield at the first poll that finds nothing).",
          "a round trip here is ~0.5 us; 50 us covers bursts without burning a core for long; "
-         "oversubscribed, the rank waited for may be queued behind the poller (docs/environment.md)"},
+         "oversubscribed, 1 us catches a partner running on another core, and longer delays "
+         "one queued behind the poller (docs/environment.md)"},
         {"HMPI_YIELD_US", "auto", "microseconds",
          "How long a waiting rank yields (sched_yield) after spinning before it parks on a "
          "futex. auto = 200 us, or 1000 us when there are more ranks than cores.",
@@ -148,7 +148,9 @@ Config read_config() {
         c.stack_bytes = s;
     }
 
-    const WaitSchedule wait = default_wait_schedule(c.nranks, usable_cpus(c.bind));
+    const long cpus = usable_cpus(c.bind);
+    c.oversubscribed = cpus > 0 && c.nranks > cpus;
+    const WaitSchedule wait = default_wait_schedule(c.nranks, cpus);
     c.spin_us = wait.spin_us;
     c.yield_us = wait.yield_us;
     if (const char* v = env("HMPI_SPIN_US")) c.spin_us = parse_double("HMPI_SPIN_US", v, 0, 1e7);
@@ -217,10 +219,12 @@ long usable_cpus(BindPolicy bind) {
 
 WaitSchedule default_wait_schedule(int nranks, long cpus) {
     // Oversubscribed, the rank a waiter waits for may sit in the waiter's
-    // own core's run queue: polling only delays it, and a parked waiter
-    // costs a futex wake and a trip through the scheduler, so waiters yield
-    // at once and for long (docs/environment.md, measured there).
-    if (cpus > 0 && nranks > cpus) return {0.0, 1000.0};
+    // own core's run queue, where polling only delays it, or run on another
+    // core and answer within a microsecond (a point-to-point partner); and a
+    // parked waiter costs a futex wake and a trip through the scheduler. So
+    // waiters poll briefly, then yield for long (docs/environment.md,
+    // measured there).
+    if (cpus > 0 && nranks > cpus) return {1.0, 1000.0};
     return {50.0, 200.0};
 }
 

@@ -25,6 +25,9 @@ struct Config {
     // Waiting.
     double spin_us = 0;               // HMPI_SPIN_US
     double yield_us = 0;              // HMPI_YIELD_US
+    // More ranks than the CPUs they may use (usable_cpus): the application's
+    // empty polls yield (core idle_poll). Derived, not read from the environment.
+    bool oversubscribed = false;
     // Point-to-point protocol.
     std::size_t inline_max = 0;       // HMPI_INLINE_MAX
     std::size_t ring_cells = 0;       // HMPI_RING_CELLS

@@ -62,8 +62,7 @@ void Doorbell::wake_all() noexcept {
 Backoff::Step Backoff::next() noexcept {
     // Reading the clock costs ~20 ns: only every 64 polls while spinning, and
     // not at all in a wait that ends within the first 64 (a round trip).
-    // With no spinning time (oversubscribed: default_wait_schedule) not even
-    // those 64: the rank waited for may be queued behind this one.
+    // With no spinning time (HMPI_SPIN_US=0) not even those 64.
     ++polls_;
     if (phase_ == Step::spin && (polls_ & 63) != 0 && spin_ns_ != 0) return Step::spin;
     std::uint64_t t = now_ns();

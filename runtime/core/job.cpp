@@ -192,6 +192,7 @@ std::unique_ptr<Job> build_job(const Config& cfg) {
     j->split_copy_chunk = cfg.split_copy_chunk;
     j->spin_ns = static_cast<std::uint64_t>(cfg.spin_us * 1000);
     j->yield_ns = static_cast<std::uint64_t>(cfg.yield_us * 1000);
+    j->oversubscribed = cfg.oversubscribed;
     j->start_ns = now_ns();
     // Context ids: each communicator takes two (point-to-point, collectives).
     j->world_shared.context_id = 0;

@@ -335,7 +335,7 @@ int start_bsend(Rank& self, Request& args, std::size_t* need, std::size_t* avail
 }
 
 void idle_poll(const Rank&) noexcept {
-    if (job().spin_ns == 0) sched_yield();
+    if (job().oversubscribed) sched_yield();
 }
 
 bool progress(Rank& self) {

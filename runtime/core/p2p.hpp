@@ -40,11 +40,10 @@ bool progress(Rank& self);
 
 // A nonblocking poll of the application's (MPI_Test and its forms,
 // MPI_Request_get_status, MPI_Iprobe, MPI_Improbe) found nothing ready.
-// With no spinning time (HMPI_SPIN_US=0, the default when ranks outnumber
-// CPUs) the rank it waits for may be queued on this core behind this one,
-// and a polling loop would hold the core for a whole time slice: the core
-// goes to another thread, as a blocking wait's first empty poll does
-// (Backoff). Otherwise nothing. (`self`: the rank that polled, which a
+// When ranks outnumber CPUs the rank it waits for may be queued on this
+// core behind this one, and a polling loop would hold the core for a whole
+// time slice: the core goes to another thread (sched_yield), as a blocking
+// wait's does after its short spin. Otherwise nothing. (`self`: the rank that polled, which a
 // fiber mode would switch away from.)
 void idle_poll(const Rank& self) noexcept;
 

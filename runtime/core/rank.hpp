@@ -111,6 +111,8 @@ struct Job {
     std::size_t split_copy_min = 64 << 10;
     std::size_t split_copy_chunk = 128 << 10;
     std::uint64_t spin_ns = 50000, yield_ns = 200000;
+    // More ranks than CPUs (Config::oversubscribed): idle_poll yields.
+    bool oversubscribed = false;
     std::uint64_t start_ns = 0;
     // Context ids not yet taken: each communicator takes two (point-to-point
     // and collective); WORLD has 0 and 1, SELF 2 and 3.

@@ -57,8 +57,7 @@ TEST_CASE("a restarted backoff spins again, then parks again") {
 }
 
 TEST_CASE("with no polling time a wait yields at its first empty poll, and parks with no yielding time") {
-    // The oversubscribed schedule (default_wait_schedule): the rank waited
-    // for may be queued behind the waiter, so not one poll is spent spinning.
+    // HMPI_SPIN_US=0: not one poll is spent spinning.
     Backoff yielding(0, 1'000'000'000);
     CHECK(yielding.next() == Backoff::Step::yield);
     yielding.restart();

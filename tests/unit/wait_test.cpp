@@ -146,13 +146,13 @@ long polls_until_neighbour_runs(const Rank& self, int cpu) {
 
 }  // namespace
 
-TEST_CASE("with no spinning time an application's empty poll gives its core to a queued thread") {
+TEST_CASE("oversubscribed, an application's empty poll gives its core to a queued thread") {
     // MPI_Test in a loop, ranks outnumbering CPUs: the rank it waits for may
     // be queued on the same CPU. Without the yield the poller keeps the CPU
     // until its time slice ends (milliseconds: hundreds of thousands of
     // polls); with it the neighbour runs at the first poll or soon after.
     OneRankJob j;
-    j.job.spin_ns = 0;
+    j.job.oversubscribed = true;
     const int cpu = sched_getcpu();
     PinnedTo pin(cpu >= 0 ? cpu : 0);
     REQUIRE(pin.ok());
