@@ -149,7 +149,7 @@ Config read_config() {
     }
 
     const long cpus = usable_cpus(c.bind);
-    c.oversubscribed = cpus > 0 && c.nranks > cpus;
+    c.oversubscribed = ranks_outnumber_cpus(c.nranks, cpus);
     const WaitSchedule wait = default_wait_schedule(c.nranks, cpus);
     c.spin_us = wait.spin_us;
     c.yield_us = wait.yield_us;
@@ -217,6 +217,8 @@ long usable_cpus(BindPolicy bind) {
     return n;
 }
 
+bool ranks_outnumber_cpus(int nranks, long cpus) { return cpus > 0 && nranks > cpus; }
+
 WaitSchedule default_wait_schedule(int nranks, long cpus) {
     // Oversubscribed, the rank a waiter waits for may sit in the waiter's
     // own core's run queue, where polling only delays it, or run on another
@@ -224,7 +226,7 @@ WaitSchedule default_wait_schedule(int nranks, long cpus) {
     // parked waiter costs a futex wake and a trip through the scheduler. So
     // waiters poll briefly, then yield for long (docs/environment.md,
     // measured there).
-    if (cpus > 0 && nranks > cpus) return {1.0, 1000.0};
+    if (ranks_outnumber_cpus(nranks, cpus)) return {1.0, 1000.0};
     return {50.0, 200.0};
 }
 

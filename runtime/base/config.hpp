@@ -69,6 +69,9 @@ const std::vector<ParamInfo>& parameter_table();
 // (config() does, at job start).
 long usable_cpus(BindPolicy bind);
 
+// Oversubscribed: more ranks than `cpus` (false when the count is unknown, 0).
+bool ranks_outnumber_cpus(int nranks, long cpus);
+
 // HMPI_SPIN_US and HMPI_YIELD_US when the environment leaves them unset:
 // waiters poll, then yield, then park (base/park.hpp), with shorter polling
 // and longer yielding when there are more ranks than CPUs.

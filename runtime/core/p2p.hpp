@@ -43,8 +43,8 @@ bool progress(Rank& self);
 // When ranks outnumber CPUs the rank it waits for may be queued on this
 // core behind this one, and a polling loop would hold the core for a whole
 // time slice: the core goes to another thread (sched_yield), as a blocking
-// wait's does after its short spin. Otherwise nothing. (`self`: the rank that polled, which a
-// fiber mode would switch away from.)
+// wait's does after its short spin. Otherwise nothing. (`self`: the rank
+// that polled, which a fiber mode would switch away from.)
 void idle_poll(const Rank& self) noexcept;
 
 // Looks for a matching arrived message; fills *st (unless null). With `take`,

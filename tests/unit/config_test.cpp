@@ -33,6 +33,9 @@ TEST_CASE("waiters poll long when every rank has a CPU and briefly, then yield l
     CHECK(hmpi::default_wait_schedule(3, 2).yield_us == 1000.0);
     // An unknown CPU count is no reason to give up polling.
     CHECK(hmpi::default_wait_schedule(64, 0).spin_us == 50.0);
+    CHECK(hmpi::ranks_outnumber_cpus(3, 2));
+    CHECK(!hmpi::ranks_outnumber_cpus(2, 2));
+    CHECK(!hmpi::ranks_outnumber_cpus(64, 0));
 }
 
 TEST_CASE("the usable CPUs are the affinity mask's, at most those online") {

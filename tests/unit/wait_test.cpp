@@ -85,7 +85,8 @@ long voluntary_switches() {
 }  // namespace
 
 TEST_CASE("a wait on an async operation that keeps advancing never parks") {
-    // The job parks as soon as a wait has polled 64 times (OneRankJob): only the restart on Rank::async_advances keeps this wait
+    // The job parks as soon as a wait has polled 64 times (OneRankJob): only
+    // the restart on Rank::async_advances keeps this wait
     // spinning. A parked wait here sleeps until the 50 ms re-check (nobody
     // rings), a voluntary context switch each time; without the restart it
     // would park at about every second step after the 64th.
@@ -153,10 +154,10 @@ TEST_CASE("oversubscribed, an application's empty poll gives its core to a queue
     // polls); with it the neighbour runs at the first poll or soon after.
     OneRankJob j;
     j.job.oversubscribed = true;
-    const int cpu = sched_getcpu();
-    PinnedTo pin(cpu >= 0 ? cpu : 0);
+    const int cpu = std::max(0, sched_getcpu());
+    PinnedTo pin(cpu);
     REQUIRE(pin.ok());
     long worst = 0;
-    for (int i = 0; i < 20; ++i) worst = std::max(worst, polls_until_neighbour_runs(j.rank(), cpu >= 0 ? cpu : 0));
+    for (int i = 0; i < 20; ++i) worst = std::max(worst, polls_until_neighbour_runs(j.rank(), cpu));
     CHECK(worst < 1000);
 }
