@@ -106,11 +106,16 @@ CommTopology topology_of(int np, const std::optional<MadeUpMachine>& machine) {
         }
         const std::size_t l2 = machine->l2 ? machine->l2 : hmpi::topology_caches().l2_bytes;
         const std::size_t l3 = machine->l3 ? machine->l3 : hmpi::topology_caches().llc_bytes;
-        return build_comm_topology(places, l2, l3, false);
+        CommTopology t = build_comm_topology(places, l2, l3, false);
+        t.ranks_per_cpu = hmpi::ranks_per_cpu(np, machine->domains * machine->per_domain);
+        return t;
     }
     std::vector<int> world(static_cast<std::size_t>(np));
     for (int r = 0; r < np; ++r) world[static_cast<std::size_t>(r)] = r;
-    return comm_topology_of_world_ranks(world);
+    // As a job of np ranks would see it (hmpi-info's own config counts one).
+    CommTopology t = comm_topology_of_world_ranks(world);
+    t.ranks_per_cpu = hmpi::ranks_per_cpu(np, hmpi::usable_cpus(hmpi::config().bind));
+    return t;
 }
 
 std::optional<ModelParams> load_profile(const std::string& path) {
@@ -180,6 +185,8 @@ void print_params(const ModelParams& p) {
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
+    std::printf("  switch_handoff %.1f ns per flag handoff between two ranks sharing one CPU%s\n", p.switch_handoff,
+                p.switch_handoff == 0 ? " [not in this profile]" : "");
     if (p.core_cache_bytes > 0)
         std::printf("  core_cache_bytes %zu (%.1f MiB one core keeps at cache speed)\n", p.core_cache_bytes,
                     static_cast<double>(p.core_cache_bytes) / (1 << 20));

@@ -269,6 +269,7 @@ CommTopology comm_topology_of_world_ranks(const std::vector<int>& world_ranks) {
     const CacheSizes& caches = topology_caches();
     CommTopology t = build_comm_topology(std::move(places), caches.l2_bytes, caches.llc_bytes, caches.llc_inclusive);
     t.llc_inclusive_known = caches.llc_inclusive_known;
+    t.ranks_per_cpu = config().ranks_per_cpu;
     return t;
 }
 
@@ -330,6 +331,9 @@ std::string describe(const CommTopology& t, std::size_t core_cache) {
         s += "\n  measured: one core keeps " + format_size(core_cache) + " at cache speed: LLC taken as " +
              format_size(CommTopology::effective_llc_bytes(t.llc_bytes, t.l2_bytes, t.llc_inclusive, core_cache)) +
              ", C = " + format_size(c);
+    if (t.ranks_per_cpu > 1)
+        s += "\n  oversubscribed: up to " + std::to_string(t.ranks_per_cpu) +
+             " ranks share a CPU (each handoff charged their switches)";
     return s;
 }
 

@@ -63,6 +63,11 @@ struct CommTopology {
     // Whether hwloc reported the LLC's inclusiveness (else it is assumed
     // inclusive, the smaller C); build_comm_topology takes it as given.
     bool llc_inclusive_known = true;
+    // The most ranks of the job that share one CPU (1 unless ranks
+    // outnumber the CPUs they may use, Config::ranks_per_cpu): above 1, a
+    // waiting rank gets its CPU only when the ranks ahead of it yield, and
+    // the model charges every handoff that (oversubscribed_params, cost.hpp).
+    int ranks_per_cpu = 1;
 
     // C with each last-level cache holding what one core was measured to
     // keep at cache speed (ModelParams::core_cache_bytes: its L2 plus its

@@ -43,6 +43,21 @@ double busy_excess(const CostQuery& c, int t) noexcept {
     return (t >= 2 ? c.params.step_overhead : 0.0) + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);
 }
 
+ModelParams oversubscribed_params(const ModelParams& p, int ranks_per_cpu) {
+    ModelParams o = p;
+    if (ranks_per_cpu <= 1 || p.switch_handoff <= 0) return o;
+    const double switches = (ranks_per_cpu - 1) * p.switch_handoff;
+    o.alpha.a += switches;
+    o.beta.a += switches;
+    for (LevelCost& l : o.levels) l.cost.a += switches;
+    return o;
+}
+
+double all_wait_switches(const CostQuery& c) noexcept {
+    const int k = c.topo.ranks_per_cpu;
+    return k > 1 ? (k - 1) * c.params.switch_handoff : 0.0;
+}
+
 double peer_args_cost(const CostQuery& c, double peers) noexcept { return c.params.peer_args * peers; }
 
 double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept {
@@ -184,7 +199,8 @@ double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept {
     const double a = c.s() > 1 ? c.params.beta.a : c.params.alpha.a;
     const double streamed =
         !strip_mined && c.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(c, c.params.alpha, p, ws) : 0.0;
-    return 2 * (a + all_poll_excess(c, p)) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
+    // Both waits are every rank's for every rank (arrivals; slices folded).
+    return 2 * (a + all_poll_excess(c, p) + all_wait_switches(c)) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
            fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1);
 }
 
@@ -247,7 +263,7 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
 double flat_wait_cost(const CostQuery& c, int t) noexcept {
     if (t <= 1) return 0.0;
     const double flags = c.params.poll_line > 0 ? 0.0 : (t - 2) * c.params.alpha.b;
-    return c.params.alpha.a + flags + all_poll_excess(c, t);
+    return c.params.alpha.a + flags + all_poll_excess(c, t) + all_wait_switches(c);
 }
 
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {

@@ -268,4 +268,24 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
 // busy_source_excess is the caller's to add (allreduce/tiled.cpp).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 
+
+// The parameters of a communicator whose job has more ranks than CPUs, k =
+// topo.ranks_per_cpu > 1 of them on the busiest (HMPI's extension,
+// docs/model.md, "More ranks than CPUs"). A waiting rank runs only once
+// the ranks queued ahead of it on its CPU have yielded, so every
+// synchronized step's a (alpha, beta, each level) grows by (k - 1)
+// switch_handoff; the per-line costs stay (a CPU's ranks take turns, and
+// the congested costs already charge t threads' lines on the cores there
+// are). `p` itself where k <= 1 or the profile has no switch_handoff.
+ModelParams oversubscribed_params(const ModelParams& p, int ranks_per_cpu);
+// What a wait of every rank for every rank's flag (flat_wait_cost, the
+// slice folds' two waits in slice_fold_cost) costs beyond its a where k =
+// topo.ranks_per_cpu > 1: the a above covers the last arrival's handoff,
+// and then each rank needs its CPU once more to see it, (k - 1)
+// switch_handoff again. 0 where k <= 1. A tree step's waiter waits for its
+// children alone, and inline's readers for one rank. Measured (2-core
+// guest, stop 37): without it, tiled Reduce at 8 and 16 ranks, 32 and
+// 256 KiB was chosen over the tree and took 1.3-2.1x as long.
+double all_wait_switches(const CostQuery& c) noexcept;
+
 }  // namespace hmpi::coll

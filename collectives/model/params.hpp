@@ -185,6 +185,15 @@ struct ModelParams {
     // uses); on the 2-core EPYC guest about 90-100 ns against a = 77. 0
     // where not measured (one core, a profile before format 6): no term.
     double peer_args = 0;
+    // switch_handoff: ns for a flag handoff between two ranks that share one
+    // CPU: the waiter runs only once the writer yields it the CPU (the wait
+    // schedule, base/park.hpp, yields while ranks outnumber CPUs). Measured
+    // as two threads pinned to one CPU passing a flag back and forth, each
+    // yielding while it waits (hmpi-calibrate); 1.9 us on the 2-core EPYC
+    // guest against a = 70-300 ns across its cores. Charged where the
+    // communicator's ranks outnumber their CPUs (oversubscribed_params,
+    // cost.hpp); 0 where not measured (a profile before format 12): no term.
+    double switch_handoff = 0;
     // core_cache_bytes: the working set one core keeps at cache speed (its
     // L2 plus what it gets of the last-level cache), measured as the knee
     // of one thread's copy time per line over growing working sets

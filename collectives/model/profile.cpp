@@ -58,7 +58,9 @@ namespace {
 // copy_rewrite_bytes with copy_rewrite_line, optional (both or neither);
 // format 2 to 10 files are still read, charging a fold's or a large copy's
 // stores into lines others read rewrite_line while the buffers fit the L2.
-constexpr int kProfileFormat = 11;
+// 12: switch_handoff added, optional (absent where not measured); format 2
+// to 11 files are still read, charging oversubscribed handoffs nothing more.
+constexpr int kProfileFormat = 12;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -145,7 +147,9 @@ std::string size_text(hwloc_uint64_t bytes) {
 // upper end, rounded up;
 // the 16-core Xeon's benchmark run fits 10 and 1.2 (docs/model.md).
 // busy_step: not measurable on 2 cores; hmpi-calibrate on the 16-core Xeon
-// gave 2.9 ns per rank, rounded up.
+// gave 2.9 ns per rank, rounded up. switch_handoff: hmpi-calibrate on the
+// 2-core AMD EPYC guest of 2026-12-02 gave 1931-1973 ns, rounded up (a
+// scheduler's switch costs microseconds on any machine we know).
 ModelParams default_model_params() {
     ModelParams p;
     p.alpha = {400, 8, 4, 30, 16, 4, 2, 16, 8};
@@ -156,6 +160,7 @@ ModelParams default_model_params() {
     p.rewrite_line = 35;
     p.source_line = 2.6;
     p.busy_step = 3;
+    p.switch_handoff = 2000;
     p.topology_key = machine_topology_key();
     p.source = "built-in default";
     return p;
@@ -182,6 +187,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
+    if (p.switch_handoff > 0) put(out, "switch_handoff", p.switch_handoff);
     if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
     if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0) {
         out += "copy_rewrite_bytes " + std::to_string(static_cast<std::size_t>(p.copy_rewrite_bytes)) + "\n";
@@ -276,6 +282,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "push_line" || key == "step_overhead" || key == "poll_line") {
             if (format < 5) return fail(line_no, key + " needs format 5 (the format line comes first)");
             (key == "push_line" ? p.push_line : key == "step_overhead" ? p.step_overhead : p.poll_line) = x;
+            continue;
+        }
+        if (key == "switch_handoff") {
+            if (format < 12) return fail(line_no, key + " needs format 12 (the format line comes first)");
+            p.switch_handoff = x;
             continue;
         }
         if (key == "peer_args") {

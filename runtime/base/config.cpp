@@ -150,6 +150,7 @@ Config read_config() {
 
     const long cpus = usable_cpus(c.bind);
     c.oversubscribed = ranks_outnumber_cpus(c.nranks, cpus);
+    c.ranks_per_cpu = ranks_per_cpu(c.nranks, cpus);
     const WaitSchedule wait = default_wait_schedule(c.nranks, cpus);
     c.spin_us = wait.spin_us;
     c.yield_us = wait.yield_us;
@@ -218,6 +219,10 @@ long usable_cpus(BindPolicy bind) {
 }
 
 bool ranks_outnumber_cpus(int nranks, long cpus) { return cpus > 0 && nranks > cpus; }
+
+int ranks_per_cpu(int nranks, long cpus) {
+    return ranks_outnumber_cpus(nranks, cpus) ? static_cast<int>((nranks + cpus - 1) / cpus) : 1;
+}
 
 WaitSchedule default_wait_schedule(int nranks, long cpus) {
     // Oversubscribed, the rank a waiter waits for may sit in the waiter's

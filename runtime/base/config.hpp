@@ -28,6 +28,10 @@ struct Config {
     // More ranks than the CPUs they may use (usable_cpus): the application's
     // empty polls yield (core idle_poll). Derived, not read from the environment.
     bool oversubscribed = false;
+    // The most ranks sharing one of those CPUs: ceil(nranks / CPUs), 1 when
+    // not oversubscribed (ranks_per_cpu below). Derived; the collectives'
+    // model charges oversubscribed handoffs with it.
+    int ranks_per_cpu = 1;
     // Point-to-point protocol.
     std::size_t inline_max = 0;       // HMPI_INLINE_MAX
     std::size_t ring_cells = 0;       // HMPI_RING_CELLS
@@ -71,6 +75,8 @@ long usable_cpus(BindPolicy bind);
 
 // Oversubscribed: more ranks than `cpus` (false when the count is unknown, 0).
 bool ranks_outnumber_cpus(int nranks, long cpus);
+// ceil(nranks / cpus) where ranks outnumber CPUs, else 1.
+int ranks_per_cpu(int nranks, long cpus);
 
 // HMPI_SPIN_US and HMPI_YIELD_US when the environment leaves them unset:
 // waiters poll, then yield, then park (base/park.hpp), with shorter polling

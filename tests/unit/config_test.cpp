@@ -36,6 +36,12 @@ TEST_CASE("waiters poll long when every rank has a CPU and briefly, then yield l
     CHECK(hmpi::ranks_outnumber_cpus(3, 2));
     CHECK(!hmpi::ranks_outnumber_cpus(2, 2));
     CHECK(!hmpi::ranks_outnumber_cpus(64, 0));
+    // The collectives' model charges CPU switches for the busiest CPU's ranks.
+    CHECK(hmpi::ranks_per_cpu(16, 2) == 8);
+    CHECK(hmpi::ranks_per_cpu(5, 2) == 3);
+    CHECK(hmpi::ranks_per_cpu(2, 2) == 1);
+    CHECK(hmpi::ranks_per_cpu(1, 16) == 1);
+    CHECK(hmpi::ranks_per_cpu(64, 0) == 1);
 }
 
 TEST_CASE("the usable CPUs are the affinity mask's, at most those online") {

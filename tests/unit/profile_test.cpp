@@ -36,6 +36,7 @@ ModelParams sample() {
     p.step_overhead = 161.25;
     p.poll_line = 41.5;
     p.peer_args = 93.75;
+    p.switch_handoff = 1937.5;
     p.fold_rewrite_line = 7.125;
     p.copy_rewrite_bytes = 1048576;
     p.copy_rewrite_line = 8.375;
@@ -79,9 +80,19 @@ std::string without_knee(std::string t) {
     return t;
 }
 
-// `t` (format 11) as format 10: without its fold_rewrite_line and
+// `t` (format 12) as format 11: without its switch_handoff line.
+std::string as_format11(std::string t) {
+    const std::size_t at = t.find("\nswitch_handoff ");
+    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    const std::size_t f = t.find("format 12");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 11");
+}
+
+// `t` (format 11 or 12) as format 10: without its fold_rewrite_line and
 // copy_rewrite lines.
 std::string as_format10(std::string t) {
+    if (t.find("format 12") != std::string::npos) t = as_format11(t);
     for (const char* k : {"\nfold_rewrite_line ", "\ncopy_rewrite_bytes ", "\ncopy_rewrite_line "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -99,7 +110,7 @@ const std::initializer_list<const char*> kSliceKeys = {
 // `t` without the slice-fold lines (format 10) and with `format` in place
 // of its format line.
 std::string without_slices(std::string t, const char* format) {
-    if (t.find("format 11") != std::string::npos) t = as_format10(t);
+    if (t.find("format 11") != std::string::npos || t.find("format 12") != std::string::npos) t = as_format10(t);
     for (const char* k : kSliceKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
@@ -141,7 +152,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 11") return t;
+    if (f == "format 12") return t;
+    if (f == "format 11") return as_format11(t);
     if (f == "format 10") return as_format10(t);
     if (f == "format 9") return without_slices(t, format);
     if (f != "format 8") return without_third_buffer(t, format);
@@ -240,7 +252,7 @@ TEST_CASE("a format 2 profile (before rewrite_line and source_line) reads with t
 
 TEST_CASE("a format 3 profile (before busy_step), or one measured with under three cores, has no busy_step term") {
     for (const char* f :
-         {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
+         {"format 3", "format 4", "format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11", "format 12"}) {
         INFO(f);
         const ModelParams q =
             parsed(without({"busy_step", "step_overhead", "poll_line", "push_line", "peer_args", "fold_rewrite_line",
@@ -277,7 +289,7 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
 }
 
 TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer_args term") {
-    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
+    for (const char* f : {"format 5", "format 6", "format 7", "format 8", "format 9", "format 10", "format 11", "format 12"}) {
         INFO(f);
         const ModelParams q = parsed(without({"peer_args", "fold_rewrite_line", "core_cache_bytes"}, f));
         CHECK(q.peer_args == 0);
@@ -289,7 +301,7 @@ TEST_CASE("a format 5 profile (before peer_args), or one without it, has no peer
 }
 
 TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes: hwloc's cache sizes") {
-    for (const char* f : {"format 6", "format 7", "format 8", "format 9", "format 10", "format 11"}) {
+    for (const char* f : {"format 6", "format 7", "format 8", "format 9", "format 10", "format 11", "format 12"}) {
         INFO(f);
         const ModelParams q = parsed(without({"fold_rewrite_line", "core_cache_bytes"}, f));
         CHECK(q.core_cache_bytes == 0);
@@ -301,7 +313,7 @@ TEST_CASE("a profile before format 7, or one without it, has no core_cache_bytes
 }
 
 TEST_CASE("a profile before format 9, or one without them, has no rewrite knee: rewrite_line throughout") {
-    for (const char* f : {"format 8", "format 9", "format 10", "format 11"}) {
+    for (const char* f : {"format 8", "format 9", "format 10", "format 11", "format 12"}) {
         INFO(f);
         const ModelParams q = parsed(without({"rewrite_knee", "rewrite_line_beyond", "fold_rewrite_line"}, f));
         CHECK(q.rewrite_knee == 0);
@@ -358,6 +370,7 @@ TEST_CASE("a profile before format 10, or one without them, has no slice-fold co
 
 TEST_CASE("a profile before format 11, or one without them, has no fold or copy rewrite: rewrite_line's rule") {
     const ModelParams q = parsed(as_format10(format_profile(sample())));
+    CHECK(q.switch_handoff == 0);
     CHECK(q.fold_rewrite_line == 0);
     CHECK(q.copy_rewrite_bytes == 0);
     CHECK(q.copy_rewrite_line == 0);
@@ -375,8 +388,22 @@ TEST_CASE("a profile before format 11, or one without them, has no fold or copy 
     CHECK(rejection(edited("copy_rewrite_bytes 1048576", "copy_rewrite_bytes 1048576.5")).find("whole number") !=
           std::string::npos);
     // Only format 11 has it.
-    CHECK(rejection(format_profile(sample()).replace(format_profile(sample()).find("format 11"), 9, "format 10"))
+    CHECK(rejection(as_format11(format_profile(sample())).replace(as_format11(format_profile(sample())).find("format 11"), 9,
+                                                                  "format 10"))
               .find("fold_rewrite_line needs format 11") != std::string::npos);
+}
+
+TEST_CASE("a profile before format 12, or one without it, has no switch_handoff: no oversubscription term") {
+    CHECK(parsed(format_profile(sample())).switch_handoff == doctest::Approx(1937.5));
+    const ModelParams q = parsed(as_format11(format_profile(sample())));
+    CHECK(q.switch_handoff == 0);
+    CHECK(q.peer_args == doctest::Approx(93.75));
+    CHECK(q.fold_rewrite_line == doctest::Approx(7.125));
+    ModelParams p = sample();
+    p.switch_handoff = 0;
+    CHECK(format_profile(p).find("switch_handoff") == std::string::npos);
+    // Only format 12 has it.
+    CHECK(rejection(edited("format 12", "format 11")).find("switch_handoff needs format 12") != std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -407,6 +434,7 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
     CHECK(d.copy_bandwidth > 0);
     CHECK(d.nt_copy_bandwidth > 0);
     CHECK(d.call_overhead > 0);
+    CHECK(d.switch_handoff > d.beta.a);  // a CPU switch dearer than a handoff across cores
     CHECK(d.source == "built-in default");
     std::string error;
     auto q = parse_profile(format_profile(d), &error);
@@ -417,12 +445,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 11", "format 12")).find("format 12") != std::string::npos);
+    CHECK(rejection(edited("format 12", "format 13")).find("format 13") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 11", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 12", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 11", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 12", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 10";
+constexpr const char* kToolVersion = "hmpi-calibrate 11";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -1001,6 +1001,8 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
     // A call is at least a few instructions and far below a synchronized
     // step's cost on any machine: 1 ns .. 100 us.
     if (p.call_overhead < 1 || p.call_overhead > 100000) bad.push_back("call_overhead outside 1..100000 ns");
+    // A handoff through the scheduler takes far less than a time slice.
+    if (p.switch_handoff > 1e6) bad.push_back("switch_handoff over 1 ms (a time slice: the threads did not yield)");
     if (p.topology_key != coll::machine_topology_key())
         bad.push_back("topology_key " + p.topology_key + " is not this machine's (" + coll::machine_topology_key() + ")");
     return bad;
@@ -1187,7 +1189,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 8);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 9);
 
     std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -1261,6 +1263,15 @@ int run_calibration(const Options& opt) {
 
     ++g_step;
     measure_peer_args(plan, near_ring, near_handoff, &p, notes);
+
+    ++g_step;
+    {
+        const int rounds = opt.quick ? 2000 : 20000, passes = opt.quick ? 3 : 5;
+        progress("switch_handoff: two threads on core %d pass a flag %d times, yielding the CPU while they wait",
+                 c0.index, 2 * rounds);
+        p.switch_handoff = switch_handoff_ns(c0.index, rounds, passes);
+        progress("switch_handoff = %.1f ns per handoff (median of %d passes)", p.switch_handoff, passes);
+    }
 
     ++g_step;
     // --quick: at most 64 MiB (see mem_ws).

@@ -2,6 +2,7 @@
 #include "measure.hpp"
 
 #include <hwloc.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -544,6 +545,32 @@ std::vector<double> args_chase_round_trips(int writer_core, int reader_core, con
         [](double, double handoff_ns, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return handoff_ns;
         });
+}
+
+double switch_handoff_ns(int core, int rounds, int passes) {
+    std::vector<double> per_handoff;
+    for (int pass = 0; pass < passes; ++pass) {
+        std::atomic<int> turn{0};
+        std::barrier ready(2);
+        std::int64_t t0 = 0, t1 = 0;
+        // Thread `me` takes turns me, me + 2, ...: each turn is one handoff.
+        auto player = [&](int me) {
+            bind(core);
+            ready.arrive_and_wait();
+            if (me == 0) t0 = now_ns();
+            for (int r = me; r < 2 * rounds; r += 2) {
+                while (turn.load(std::memory_order_acquire) != r) sched_yield();
+                turn.store(r + 1, std::memory_order_release);
+            }
+            if (me == 1) t1 = now_ns();
+        };
+        std::thread other(player, 1);
+        player(0);
+        other.join();
+        per_handoff.push_back(static_cast<double>(t1 - t0) / (2.0 * rounds));
+    }
+    std::nth_element(per_handoff.begin(), per_handoff.begin() + per_handoff.size() / 2, per_handoff.end());
+    return per_handoff[per_handoff.size() / 2];
 }
 
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal) {

@@ -157,6 +157,13 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
 std::vector<double> args_chase_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
                                            const Rounds& rounds, bool chase);
 
+// Two threads bound to the one `core` pass a flag back and forth `rounds`
+// times, each waiting by polling the flag once and yielding the CPU until
+// the flag is its turn (as a rank waits while ranks outnumber CPUs,
+// base/park.hpp): the median over `passes` of the time per handoff, ns
+// (switch_handoff, params.hpp).
+double switch_handoff_ns(int core, int rounds, int passes);
+
 // One thread on `core` copying `bytes` (median of `reps`), bytes per ns,
 // with memcpy and with non-temporal stores (copy_bytes).
 void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, double* non_temporal);

@@ -30,6 +30,9 @@ cat "$profile"
 grep -q '^call_overhead ' "$profile" || fail "no call_overhead (measured with hmpi-call-overhead under hmpirun)"
 grep -q '^rewrite_line ' "$profile" || fail "no rewrite_line"
 grep -q '^source_line ' "$profile" || fail "no source_line"
+# Ranks sharing a CPU (format 12): measured on every machine, positive.
+grep -q '^switch_handoff [0-9]*\.*[0-9]*$' "$profile" || fail "no switch_handoff"
+grep -q 'switch_handoff = [0-9.]* ns per handoff' "$dir/progress.txt" || fail "no switch_handoff progress line"
 # Two cores or more: pushing ring and the 2-rank barrier round; the
 # inline copy-in's rewrite_line measured (across domains where each has one
 # core), not the built-in default's.
@@ -84,8 +87,8 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[01]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
-    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" "$profile" >"$dir/format2.txt"
+sed -e "s/^format \([3-9]\|1[012]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
