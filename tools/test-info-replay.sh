@@ -46,6 +46,26 @@ for bad in 8,x 8,,16 -8; do
   grep -q "bad size" "$dir/err.txt" || fail "no message for --sizes $bad: $(cat "$dir/err.txt")"
 done
 
+# More ranks than the made-up machine's cores: the topology says so, and
+# with a switch_handoff in the profile (format 12; the replayed profile,
+# format 2, gets what format 3 added too) the 16-rank predictions grow,
+# the 2-rank ones do not.
+"$info" --topology -n 16 --machine 2x1 >"$dir/over.txt" || fail "--topology -n 16 --machine 2x1 failed"
+grep -q "oversubscribed: up to 8 ranks share a CPU" "$dir/over.txt" || fail "16 ranks on 2 cores not oversubscribed"
+"$info" --topology -n 2 --machine 2x1 >"$dir/over.txt" || fail "--topology -n 2 --machine 2x1 failed"
+! grep -q "oversubscribed" "$dir/over.txt" || fail "2 ranks on 2 cores called oversubscribed"
+sed -e 's/^format [0-9]*$/format 12/' "$profile" >"$dir/base.txt"
+grep -q '^rewrite_line ' "$dir/base.txt" || printf 'rewrite_line 10\nsource_line 1.2\n' >>"$dir/base.txt"
+cp "$dir/base.txt" "$dir/switch.txt" && echo "switch_handoff 2000" >>"$dir/switch.txt"
+for np in 16 2; do
+  for p in base switch; do
+    "$info" --model barrier -n $np --machine 2x1 --profile "$dir/$p.txt" --csv >"$dir/$p-$np.csv" ||
+      fail "--model barrier -n $np with $p.txt failed"
+  done
+done
+cmp -s "$dir/base-16.csv" "$dir/switch-16.csv" && fail "switch_handoff did not change the 16-rank predictions"
+cmp -s "$dir/base-2.csv" "$dir/switch-2.csv" || fail "switch_handoff changed a 2-rank prediction on 2 cores"
+
 for bad in 0x4 4 2x8,l4=1M 2x8,l2=lots; do
   "$info" --model allreduce --machine "$bad" >"$dir/out.txt" 2>"$dir/err.txt" && fail "--machine $bad accepted"
   grep -q "bad --machine" "$dir/err.txt" || fail "no message for --machine $bad: $(cat "$dir/err.txt")"
