@@ -72,6 +72,13 @@ for spec in "${runs[@]}"; do
     for c in $colls; do
         if ((stop >= ${measured_since[$c]:-0})); then run_colls+=" $c"; fi
     done
+    # A run of only collectives measured before their algorithms changed
+    # has nothing left to score (stop 32's Allreduce runs).
+    if ! zcat "$csv" | awk -F, -v keep="$run_colls" 'BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; ++i) ok[k[i]] = 1 }
+        NR > 1 && ($2 in ok) { found = 1 } END { exit !found }'; then
+        printf '%-9s (nothing to score: its collectives were measured before their algorithms changed)\n' "$name"
+        continue
+    fi
     zcat "$csv" | awk -F, -v keep="$run_colls" 'BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; ++i) ok[k[i]] = 1 }
         NR == 1 || ($2 in ok)' >"$d/run.csv"
     for c in $run_colls; do
