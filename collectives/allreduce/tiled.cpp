@@ -26,7 +26,8 @@
 // plus the rewrites of lines read in the previous call: every leader's
 // receive buffer is (the top's by the broadcast's readers, the others' by
 // their parent domain's members), so the members' tile folds store m/q
-// lines each into lines others hold (a memcpy where q = 1), and across
+// lines each into lines others hold (a memcpy where q = 1: what it costs
+// beyond Eq. 8's c m), and across
 // domains the broadcast copies m lines into the other leaders' buffers
 // (fold_rewrite_cost, copy_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
 // into lines others read").
@@ -187,7 +188,16 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // leader's vector in one call, temporal: result_bcast.)
     const std::size_t strip = std::min(q.bytes, kReductionKnobs.strip_bytes);
     const std::size_t buffer = 2 * q.bytes;
-    const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : copy_rewrite_cost(q, m, strip, buffer)) +
+    // A domain of one member copies its input into its receive buffer, a
+    // memcpy into lines others read: rewrite_line is that copy's whole
+    // cost a line (measured so, for the inline copy-in), and Eq. 8's c m
+    // (li_tiled_reduce) has charged the copy already, so only what
+    // rewrite_line adds to it counts (2 ranks, three runs of stops 35-38:
+    // charging both put tiled 12-37% over its measured time from 32 to
+    // 256 KiB; docs/model.md, "Tiled Allreduce's rewrites").
+    const double own_copy_rewrite =
+        std::max(0.0, copy_rewrite_cost(q, m, strip, buffer) - copy_line_cost(q, q.params.alpha, ws) * m);
+    const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +
                             (q.s() > 1 ? copy_rewrite_cost(q, m, q.bytes, buffer) : 0.0);
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
            rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();

@@ -92,17 +92,24 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     const double slice = std::ceil(q.m() / p);
     // The pushes store lines of the other receive buffers that this rank
     // wrote in the previous call (its slice of each) and that no rank reads
-    // within the call. In cache they are stores into lines the rank holds,
+    // within the call. While the rank still holds them they are stores
     // issued from L1 while the fold streams its inputs in: nothing is
     // charged (2 ranks, slow state: measured 3.8 ns per slice line from 64
-    // to 256 KiB, tiled Reduce's fold alone 3.9; stop 35). An application
-    // that reads its results between calls makes each such store take its
-    // line back first, as it does to every algorithm's receive buffers; the
-    // model charges that to none (docs/model.md, "tiled_push"). Beyond the
-    // cache they are non-temporal stores (store_kind_for): one line per
+    // to 256 KiB, tiled Reduce's fold alone 3.9; stop 35). It holds them
+    // while the 2 m bytes a call touches (its slice of every input, of its
+    // own and of every other receive buffer) fit its L2; past that each
+    // store fetches its line first, as push Alltoall's stores into lines a
+    // neighbour holds do: push_line a line (2 ranks, three runs of stops
+    // 35-38: 0.3-1.2 ns per slice line more than the fold from 512 KiB to
+    // 4 MiB, push_line 0.68-0.80; docs/model.md, "tiled_push's pushes").
+    // An application that reads its results between calls makes each such
+    // store take its line back at every size, as it does to every
+    // algorithm's receive buffers; the model charges that to none. Beyond
+    // the cache they are non-temporal stores (store_kind_for): one line per
     // 64 / nt_copy_bandwidth, the stream of one thread's non-temporal copy
     // (c_mem without that measurement).
-    double push_line = 0;
+    const bool held = q.topo.l2_bytes == 0 || 2 * q.bytes < q.topo.l2_bytes;
+    double push_line = held ? 0.0 : q.params.push_line;
     if (q.spills(ws))
         push_line = q.params.nt_copy_bandwidth > 0 ? static_cast<double>(kCacheLine) / q.params.nt_copy_bandwidth
                                                    : copy_line_cost(q, q.params.alpha, ws);

@@ -492,7 +492,10 @@ TEST_CASE("fold_rewrite_line: a fold's stores into lines others read, at every s
           doctest::Approx(predicted(CollKind::allreduce, old, one, 32768, "hierarchical")));
     // Two domains of one rank: tiled's "tile fold" is a copy (memcpy's
     // rewrite_line, while it fits), and so is the broadcast into the other
-    // leader's buffer, which the top read: neither is a fold.
+    // leader's buffer, which the top read: neither is a fold. The tile
+    // copy's rewrite_line (12) is its whole cost a line, of which Eq. 8
+    // has charged alpha's c (3): 9 more; the broadcast's copy, charged as
+    // the copy step across, 12 more.
     const CommTopology two = machine(2, 1);
     CHECK(predicted(CollKind::allreduce, fold, two, 32768, "tiled") ==
           doctest::Approx(predicted(CollKind::allreduce, old, two, 32768, "tiled")));
@@ -500,7 +503,13 @@ TEST_CASE("fold_rewrite_line: a fold's stores into lines others read, at every s
     none.rewrite_line = 0;
     CHECK(predicted(CollKind::allreduce, old, two, 32768, "tiled") -
               predicted(CollKind::allreduce, none, two, 32768, "tiled") ==
-          doctest::Approx(2 * 512 * 12));
+          doctest::Approx(512 * (12 - 3) + 512 * 12));
+    // A rewrite_line under c adds nothing to the tile copy.
+    ModelParams cheap = old;
+    cheap.rewrite_line = 2;
+    CHECK(predicted(CollKind::allreduce, cheap, two, 32768, "tiled") -
+              predicted(CollKind::allreduce, none, two, 32768, "tiled") ==
+          doctest::Approx(512 * 2));
     CHECK(predicted(CollKind::allreduce, fold, two, 256 << 10, "tree") -
               predicted(CollKind::allreduce, old, two, 256 << 10, "tree") ==
           doctest::Approx(4096 * 9));
@@ -641,6 +650,32 @@ TEST_CASE("push_line: push Alltoall pays it while a rank's data fits its L2, and
     CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 4096, true)->name) == "push");
     CHECK(std::string(model_choice(CollKind::alltoall, off, sixteen, 4096, true)->name) == "pairwise");
     CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 32768, true)->name) == "pairwise");
+}
+
+TEST_CASE("tiled_push: its pushes cost nothing while a rank's 2 m fit its L2, push_line past it") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.push_line = 0.5;
+    const CommTopology two = machine(2, 1);  // 512 KiB L2 a core
+    // 128 KiB: a rank touches 2 m = 256 KiB, held in its L2: no charge.
+    CHECK(predicted(CollKind::allreduce, on, two, 128 << 10, "tiled_push") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, two, 128 << 10, "tiled_push")));
+    // 256 KiB: 2 m = 512 KiB no longer fits beside anything else; each of
+    // the 2048 lines of its slice pushed to the one other rank pays 0.5.
+    CHECK(predicted(CollKind::allreduce, on, two, 256 << 10, "tiled_push") -
+              predicted(CollKind::allreduce, off, two, 256 << 10, "tiled_push") ==
+          doctest::Approx(0.5 * 2048));
+    // Beyond the cache (32 MiB: 2 p m = 128 MiB against two 32 MiB L3s and
+    // the L2s) the pushes are non-temporal stores at nt_copy_bandwidth,
+    // whatever push_line says.
+    CHECK(predicted(CollKind::allreduce, on, two, 32u << 20, "tiled_push") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, two, 32u << 20, "tiled_push")));
+    // 16 ranks: 15 pushes of a 1/16 slice each; at 128 KiB 2 m fits.
+    const CommTopology sixteen = machine(1, 16);
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 128 << 10, "tiled_push") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, sixteen, 128 << 10, "tiled_push")));
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 1 << 20, "tiled_push") -
+              predicted(CollKind::allreduce, off, sixteen, 1 << 20, "tiled_push") ==
+          doctest::Approx(0.5 * 15 * 1024));
 }
 
 TEST_CASE("step_overhead: every step busy_a charges pays it, from two ranks on") {
