@@ -51,6 +51,8 @@ runs=(
   "s35ar4|$R/collectives-np2/stop35/s35ar4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ar4.notes|2|2x1,l2=1M,l3=508M"
   "s35ag4|$R/collectives-np2/stop35/s35ag4.csv.gz|$R/collectives-np2/stop35/profile.txt|$R/collectives-np2/stop35/s35ag4.notes|2|2x1,l2=1M,l3=508M"
   "s35np2|$R/collectives-np2/stop35/full/s35np2.csv.gz|$R/collectives-np2/stop35/full/profile.txt|$R/collectives-np2/stop35/full/s35np2.notes|2|2x1,l2=1M,l3=508M"
+  "s38a|$R/collectives-np2/stop38/s38a.csv.gz|$R/collectives-np2/stop38/profile.txt|$R/collectives-np2/stop38/s38a.notes|2|2x1,l2=1M,l3=508M"
+  "s38np2|$R/collectives-np2/stop38/full/s38np2.csv.gz|$R/collectives-np2/stop38/full/profile.txt|$R/collectives-np2/stop38/full/s38np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop

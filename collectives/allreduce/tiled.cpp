@@ -192,9 +192,10 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // memcpy into lines others read: rewrite_line is that copy's whole
     // cost a line (measured so, for the inline copy-in), and Eq. 8's c m
     // (li_tiled_reduce) has charged the copy already, so only what
-    // rewrite_line adds to it counts (2 ranks, three runs of stops 35-38:
+    // rewrite_line adds to it counts (2 ranks, the runs of stops 35-38:
     // charging both put tiled 12-37% over its measured time from 32 to
-    // 256 KiB; docs/model.md, "Tiled Allreduce's rewrites").
+    // 256 KiB; docs/model.md, "Tiled's tile copy and tiled_push's pushes
+    // past the L2").
     const double own_copy_rewrite =
         std::max(0.0, copy_rewrite_cost(q, m, strip, buffer) - copy_line_cost(q, q.params.alpha, ws) * m);
     const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +

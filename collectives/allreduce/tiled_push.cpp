@@ -99,9 +99,10 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // while the 2 m bytes a call touches (its slice of every input, of its
     // own and of every other receive buffer) fit its L2; past that each
     // store fetches its line first, as push Alltoall's stores into lines a
-    // neighbour holds do: push_line a line (2 ranks, three runs of stops
+    // neighbour holds do: push_line a line (2 ranks, the runs of stops
     // 35-38: 0.3-1.2 ns per slice line more than the fold from 512 KiB to
-    // 4 MiB, push_line 0.68-0.80; docs/model.md, "tiled_push's pushes").
+    // 4 MiB, push_line 0.68-0.80; docs/model.md, "Tiled's tile copy and
+    // tiled_push's pushes past the L2").
     // An application that reads its results between calls makes each such
     // store take its line back at every size, as it does to every
     // algorithm's receive buffers; the model charges that to none. Beyond
