@@ -13,10 +13,13 @@
 // stages (Eq. 4, whichever the model predicts cheaper).
 //
 // Cost, Eq. 11 = Eq. 10 + Eq. 4:
-//   T = a_a q + B_a q m + (a_b + B_b m) ceil(log2 s)
+//   T = a_a q + B_a q m + (a_b + Z + B_b m) ceil(log2 s)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
 // (with q = 1, Eq. 8's a_a + B_a m is the copy of a rank's input into its
 // receive buffer, its domain's partial: c_a m, every rank at once)
+// (Z = busy_excess(p): each level across is a step of HMPI's like the
+// tree's levels across, li_inter_tree_reduce; docs/model.md, "Tiled's
+// levels across domains")
 // with Eq. 8's a_a q, a handoff per tile read, charged as the two waits of
 // all q members this code has (arrivals; tiles folded): 2 flat_wait_cost(q)
 // (cost.hpp; docs/model.md, "Tiled Allreduce's waits")

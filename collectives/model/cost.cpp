@@ -285,8 +285,12 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
                                : copy_line_cost(c, al, ws) * m;
     // Across (Eq. 9): the q members of a child domain each move their tile,
     // m / q lines, at once, no faster per line than one thread alone (Eq. 1;
-    // B m alone charged less than one thread's b m where q = 1).
-    const double inter = s > 1 ? congested_step_cost(c, c.params.beta, m / q, q, ws) * ceil_log2(s) : 0.0;
+    // B m alone charged less than one thread's b m where q = 1). Each level
+    // is a step of HMPI's own like the tree's levels across domains
+    // (li_inter_tree_reduce): a wait for the child domain's flag, then the
+    // fold, with every rank in a step at once (busy_excess).
+    const double inter =
+        s > 1 ? (congested_step_cost(c, c.params.beta, m / q, q, ws) + busy_excess(c, c.p())) * ceil_log2(s) : 0.0;
     return intra + inter;  // Eq. 10
 }
 

@@ -264,7 +264,8 @@ double li_dissemination(const CostQuery& c, int p, int q, int s, double m, std::
 // lines are counted (q-1)/q, those of other threads' inputs (a thread's own
 // tile of its own input is in its own cache), the first of each tile's
 // q - 1 folds at R (into a third buffer, the result), the others at B;
-// Eq. 8's a q as two flat waits of the domain (flat_wait_cost).
+// Eq. 8's a q as two flat waits of the domain (flat_wait_cost); each
+// level across pays busy_excess, as li_inter_tree_reduce's do.
 // busy_source_excess is the caller's to add (allreduce/tiled.cpp).
 double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept;
 

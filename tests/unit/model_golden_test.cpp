@@ -705,6 +705,30 @@ TEST_CASE("step_overhead: every step busy_a charges pays it, from two ranks on")
           doctest::Approx(150.0));
 }
 
+TEST_CASE("tiled's levels across cache domains are HMPI steps like the tree's: step_overhead and busy_step") {
+    ModelParams off = made_up_params(), with_step = made_up_params(), with_busy = made_up_params();
+    with_step.step_overhead = 150;
+    with_busy.busy_step = 10;
+    // Two ranks in two domains (q = 1, s = 2): one level, the child domain's
+    // flag waited for and its partial folded; the tree's level pays the same.
+    const CommTopology two_domains = machine(2, 1);
+    for (const char* name : {"tiled", "tree"})
+        CHECK(predicted(CollKind::allreduce, with_step, two_domains, 4096, name) -
+                  predicted(CollKind::allreduce, off, two_domains, 4096, name) ==
+              doctest::Approx(150.0));
+    // 16 ranks in two domains of 8: the level is a step every rank is in
+    // (busy_a), 10 ns for each of the 14 ranks beyond two; the flat waits
+    // within the domains pay step_overhead but not busy_step.
+    const CommTopology two_sockets = machine(2, 8);
+    CHECK(predicted(CollKind::allreduce, with_busy, two_sockets, 4096, "tiled") -
+              predicted(CollKind::allreduce, off, two_sockets, 4096, "tiled") ==
+          doctest::Approx(10.0 * 14));
+    // One domain: no level across, nothing more than the flat waits.
+    const CommTopology one_domain = machine(1, 16);
+    CHECK(predicted(CollKind::allreduce, with_busy, one_domain, 4096, "tiled") ==
+          doctest::Approx(predicted(CollKind::allreduce, off, one_domain, 4096, "tiled")));
+}
+
 TEST_CASE("inline and hierarchical waits pay HMPI's step costs") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.step_overhead = 100;
