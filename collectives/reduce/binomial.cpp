@@ -27,7 +27,8 @@
 // into the receive buffer) that was b m where r m is the work.
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time.
-// (working set (p + 1) m: the inputs and the result).
+// (working set (p + 1) m: the inputs and the result). Plus (p-1)/p a_a:
+// every rank but the root waits for its parent's "folded" (flag 2).
 //
 // Flags: flag 1 step 1 = "my partial is ready in my published scratch"
 // (inner nodes, read by the parent); flag 2 step 1 = "I have folded my children's partials" (children
@@ -126,8 +127,11 @@ double reduce_binomial_cost(const CostQuery& q) {
         if (k > 1) chain += line_cost(q, link(k), ws);
         t += link(k).a + busy + chain * q.m();
     }
-    // Each level reads its child's arguments.
-    return t + peer_args_cost(q, levels);
+    // Each level reads its child's arguments. Every rank but the root then
+    // waits one more handoff for its parent's "folded" (the mean over
+    // ranks, as the tree's and linear's; docs/model.md, "Reduce's waits at
+    // two ranks").
+    return t + peer_args_cost(q, levels) + q.params.alpha.a * (q.p() - 1) / q.p();
 }
 
 }  // namespace hmpi::coll

@@ -13,7 +13,9 @@
 // the root alone reads q - 1 inputs of its domain and p - q of others, then
 // the p - 1 others wait one more handoff for its "done" (predictions are
 // the mean over ranks):
-//   T = a_a + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set (p + 1) m: the inputs and the result)
+//   T = a_a + Y(p) + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set (p + 1) m: the inputs and the result)
+// (a_a + Y(p) = flat_wait_cost(p), the root's wait for every arrival, as
+// the flat barrier's; docs/model.md, "Reduce's waits at two ranks")
 // where the first fold, x_{p-2} op x_{p-1} into the receive buffer, reduces
 // into a third buffer: one of the p - 1 per-line costs is r (beta's where
 // the ranks span domains, the last ranks being outside the root's; alpha's
@@ -52,8 +54,11 @@ double reduce_linear_fold_line_cost(const CostQuery& q, std::size_t ws) {
 double reduce_linear_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
-    // The root reads every other rank's arguments, one after another.
-    return q.params.alpha.a * (2.0 - 1.0 / q.p()) + peer_args_sweep_cost(q, q.p() - 1) +
+    // The root's wait for every rank's arrival is the flat barrier's wait
+    // (flat_wait_cost: step_overhead, poll_line for each rank beyond two),
+    // as tiled Reduce's; then it reads every other rank's arguments, one
+    // after another.
+    return flat_wait_cost(q, q.p()) + q.params.alpha.a * (q.p() - 1) / q.p() + peer_args_sweep_cost(q, q.p() - 1) +
            reduce_linear_fold_line_cost(q, ws) * q.m();
 }
 
