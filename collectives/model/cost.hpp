@@ -225,6 +225,13 @@ inline double busy_a(const CostQuery& c, const LinkCost& l, int t) noexcept { re
 // all_poll_excess(t), or a line per further flag where the profile has no
 // poll_line.
 double flat_wait_cost(const CostQuery& c, int t) noexcept;
+// A reduction's last wait: every rank but the root waits one more handoff
+// for the rank that reads its input to say it is done ("folded"), charged
+// as the mean over ranks, (p-1)/p a_alpha (tree, binomial and linear
+// Reduce; docs/model.md, "Reduce's waits at two ranks").
+inline double input_released_wait_cost(const CostQuery& c) noexcept {
+    return c.p() > 1 ? c.params.alpha.a * (c.p() - 1) / c.p() : 0.0;
+}
 
 // Every rank folds its slice (ceil(m/p) lines, m = c.m()) of all p ranks'
 // inputs, read where they are, into a result: the reduce-scatter stage of

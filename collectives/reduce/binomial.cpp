@@ -131,7 +131,7 @@ double reduce_binomial_cost(const CostQuery& q) {
     // waits one more handoff for its parent's "folded" (the mean over
     // ranks, as the tree's and linear's; docs/model.md, "Reduce's waits at
     // two ranks").
-    return t + peer_args_cost(q, levels) + q.params.alpha.a * (q.p() - 1) / q.p();
+    return t + peer_args_cost(q, levels) + input_released_wait_cost(q);
 }
 
 }  // namespace hmpi::coll

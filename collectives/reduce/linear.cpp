@@ -58,7 +58,7 @@ double reduce_linear_cost(const CostQuery& q) {
     // (flat_wait_cost: step_overhead, poll_line for each rank beyond two),
     // as tiled Reduce's; then it reads every other rank's arguments, one
     // after another.
-    return flat_wait_cost(q, q.p()) + q.params.alpha.a * (q.p() - 1) / q.p() + peer_args_sweep_cost(q, q.p() - 1) +
+    return flat_wait_cost(q, q.p()) + input_released_wait_cost(q) + peer_args_sweep_cost(q, q.p() - 1) +
            reduce_linear_fold_line_cost(q, ws) * q.m();
 }
 

@@ -93,7 +93,7 @@ double reduce_tree_cost(const CostQuery& q) {
     const int n = kReductionKnobs.tree_radix;
     return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n) +
            tree_first_fold_excess(q, q.q(), q.s(), q.m(), ws) + tree_reduce_peer_args(q, n) +
-           (q.p() > 1 ? q.params.alpha.a * (q.p() - 1) / q.p() : 0.0);
+           input_released_wait_cost(q);
 }
 
 }  // namespace hmpi::coll
