@@ -33,7 +33,7 @@ CollTask allgather_inline(CollCtx& ctx) {
     const int rank = ctx.rank();
     const SrcBlock mine = contribution(me, rank);
     const std::size_t bytes = block_bytes(mine);
-    pack_bytes(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
+    inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
     ctx.publish(kInlineFlag, 1);
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {

@@ -33,7 +33,7 @@ CollTask allreduce_inline(CollCtx& ctx) {
     const Datatype& type = *me.sendtype;
     const std::size_t bytes = data_bytes(n, type);
     unsigned char* mine = inline_begin(ctx, bytes);
-    std::memcpy(mine, input_of(me).buf, bytes);
+    inline_copy_in(input_of(me).buf, type, bytes, mine);
     ctx.publish(kInlineFlag, 1);
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;

@@ -37,7 +37,7 @@ CollTask bcast_inline(CollCtx& ctx) {
     const int root = me.root;
     const std::size_t n = data_bytes(me.recvcount, *me.recvtype);
     if (ctx.rank() == root) {
-        pack_bytes(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
+        inline_copy_in(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
         ctx.publish(kInlineFlag, 1);
         co_return MPI_SUCCESS;
     }

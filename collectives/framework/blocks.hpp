@@ -43,11 +43,13 @@ inline std::size_t block_bytes(const DstBlock& b) noexcept { return data_bytes(b
 // from `first`, `block` bytes of data each) back to back into `out`. A
 // contiguous type's blocks are one run: one copy instead of a datatype
 // call per block (an inline Scatter root at 16 ranks packed its 15 8-byte
-// blocks at about 35 ns each before it could publish them).
+// blocks at about 35 ns each before it could publish them). `out` is an
+// inline area, whose lines the previous call's readers hold
+// (StoreKind::rewrite).
 inline void pack_consecutive(const SrcBlock& first, std::size_t block, int n, unsigned char* out) noexcept {
     if (n <= 0 || block == 0) return;
     if (first.type->contiguous) {
-        std::memcpy(out, first.buf, block * static_cast<std::size_t>(n));
+        copy_bytes(out, first.buf, block * static_cast<std::size_t>(n), StoreKind::rewrite);
         return;
     }
     for (int j = 0; j < n; ++j)

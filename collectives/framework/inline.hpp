@@ -48,6 +48,16 @@ inline unsigned char* inline_begin(const CollCtx& ctx, std::size_t bytes) {
     return bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area();
 }
 
+// Writer side: copies `bytes` of (buf, type) packed into `out` (from
+// inline_begin). The previous call's readers hold those lines
+// (StoreKind::rewrite).
+inline void inline_copy_in(const void* buf, const Datatype& type, std::size_t bytes, unsigned char* out) noexcept {
+    if (type.contiguous)
+        copy_bytes(out, buf, bytes, StoreKind::rewrite);
+    else
+        pack_bytes(buf, type, bytes, out);
+}
+
 // The fold's operand for this rank's own vector in a symmetric inline
 // reduction: its input, not `copy`, the inline copy it has just stored.
 // Those lines were last read by the peers, so the stores wait for their

@@ -32,7 +32,7 @@ CollTask gather_inline(CollCtx& ctx) {
     if (ctx.rank() != root) {
         const SrcBlock mine = send_whole(me);
         const std::size_t bytes = block_bytes(mine);
-        pack_bytes(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
+        inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
         ctx.publish_to(kInlineFlag, 1, root);
         co_return MPI_SUCCESS;
     }

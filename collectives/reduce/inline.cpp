@@ -31,7 +31,7 @@ CollTask reduce_inline(CollCtx& ctx) {
     const Datatype& type = *me.sendtype;
     const std::size_t bytes = data_bytes(n, type);
     if (ctx.rank() != root) {
-        std::memcpy(inline_begin(ctx, bytes), input_of(me).buf, bytes);
+        inline_copy_in(input_of(me).buf, type, bytes, inline_begin(ctx, bytes));
         ctx.publish_to(kInlineFlag, 1, root);
         co_return MPI_SUCCESS;
     }

@@ -41,7 +41,7 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
     unsigned char* mine = nullptr;
     if (rank + 1 < p) {  // the last rank's input has no reader
         mine = inline_begin(ctx, bytes);
-        std::memcpy(mine, input_of(me).buf, bytes);
+        inline_copy_in(input_of(me).buf, type, bytes, mine);
         ctx.publish(kInlineFlag, 1);
     }
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes}));

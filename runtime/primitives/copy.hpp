@@ -13,7 +13,11 @@
 
 namespace hmpi {
 
-enum class StoreKind : unsigned char { temporal, non_temporal };
+// temporal: memcpy. non_temporal: streaming stores past the cache.
+// rewrite: temporal stores into lines that other cores hold, having read
+// them in the previous call (an inline area's copy-in): above 1 KiB,
+// string moves where the CPU has fast ones (copy.cpp).
+enum class StoreKind : unsigned char { temporal, non_temporal, rewrite };
 
 // dst and src must not overlap.
 void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;

@@ -1,7 +1,7 @@
 // The copy kernels (runtime/primitives/copy.cpp, copy_kernels.hpp) against
 // memcpy: every size 0..300 and a few large ones, source and destination
 // at every offset 0..63 from a cache line (so heads, bodies and tails of
-// the streaming loop all run misaligned), both store kinds, on every
+// the streaming loop all run misaligned), every store kind, on every
 // instruction set this CPU supports; bytes around the destination must be
 // untouched.
 #include <doctest/doctest.h>
@@ -46,7 +46,7 @@ TEST_CASE("copy kernels match memcpy at every size 0..300 and offset") {
     for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 131 + (i >> 8) * 7 + 1);
     for (prim::Isa isa : {prim::Isa::portable, prim::Isa::avx2, prim::Isa::avx512}) {
         if (!prim::isa_supported(isa)) continue;
-        for (StoreKind kind : {StoreKind::temporal, StoreKind::non_temporal}) {
+        for (StoreKind kind : {StoreKind::temporal, StoreKind::non_temporal, StoreKind::rewrite}) {
             CAPTURE(prim::isa_name(isa));
             CAPTURE(static_cast<int>(kind));
             int bad = 0;

@@ -406,8 +406,8 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
-    // The writer copies from a private buffer with memcpy, as the inline
-    // algorithms' copy-in does (pack_bytes), not with write_lines' fill
+    // The writer copies from a private buffer as the inline algorithms'
+    // copy-in does (inline_copy_in: StoreKind::rewrite), not with write_lines' fill
     // loop, which the compiler makes eight 8-byte stores per line: on the
     // 2-core EPYC (cores in separate L3s), alternating the two on the same
     // cores, 64 lines took 281 ns to store with the fill loop and 71-80 ns
@@ -433,7 +433,7 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
     std::atomic<std::size_t> area{0};
     auto write = [&source, &area, max_lines](double* p, std::size_t n, double round) {
         const std::size_t next = static_cast<std::size_t>(round) % coll::kSlots;
-        copy_lines(source.data(), p + next * max_lines * kDoublesPerLine, n);
+        copy_bytes(p + next * max_lines * kDoublesPerLine, source.data(), n * kLine, StoreKind::rewrite);
         drain_stores();
         area.store(next, std::memory_order_relaxed);
     };
