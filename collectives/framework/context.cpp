@@ -8,7 +8,7 @@
 namespace hmpi::coll {
 
 void CollCtx::publish(unsigned flag, unsigned step) const noexcept {
-    member(rank()).flags[slot_][flag].publish(stamp(seq_, step));
+    member(rank()).flags[slot_][flag].publish(stamp(seq_, step) | released_bit_);
     // A waiter parks on its own doorbell after checking the flags.
     ring_others(shared_, rank());
 }
@@ -16,7 +16,7 @@ void CollCtx::publish(unsigned flag, unsigned step) const noexcept {
 void CollCtx::wake_others() const noexcept { ring_others(shared_, rank()); }
 
 void CollCtx::publish_to(unsigned flag, unsigned step, int peer) const noexcept {
-    member(rank()).flags[slot_][flag].publish(stamp(seq_, step));
+    member(rank()).flags[slot_][flag].publish(stamp(seq_, step) | released_bit_);
     if (peer != rank()) member(peer).rank->doorbell.ring();
 }
 

@@ -35,7 +35,13 @@ namespace hmpi::coll {
 class CollCtx {
 public:
     CollCtx(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq) noexcept
-        : self_(self), comm_(comm), call_(call), shared_(shared), seq_(seq), slot_(static_cast<unsigned>(seq % kSlots)) {}
+        : self_(self),
+          comm_(comm),
+          call_(call),
+          shared_(shared),
+          seq_(seq),
+          slot_(static_cast<unsigned>(seq % kSlots)),
+          released_bit_(member(comm.rank).released_below.load(std::memory_order_acquire) >= seq ? kReleasedBit : 0) {}
 
     Rank& self() const noexcept { return self_; }
     Comm& comm() const noexcept { return comm_; }
@@ -62,8 +68,12 @@ public:
     // other than a flag (a work counter).
     void wake_others() const noexcept;
     // Whether member `peer`'s flag `flag` has reached `step` in this collective.
+    // A value with kReleasedBit updates this rank's seen_released of `peer`.
     bool reached(int peer, unsigned flag, unsigned step) const noexcept {
-        return member(peer).flags[slot_][flag].reached(stamp(seq_, step));
+        const std::uint64_t v = member(peer).flags[slot_][flag].load();
+        if (v < stamp(seq_, step)) return false;
+        if (v & kReleasedBit) note_released(peer, stamp_seq(v));
+        return true;
     }
     // The same for every member (this one included).
     bool all_reached(unsigned flag, unsigned step) const noexcept { return all_reached_in(0, size(), flag, step); }
@@ -135,6 +145,13 @@ public:
 
 private:
     CollMember& member(int r) const noexcept { return shared_.members[static_cast<std::size_t>(r)]; }
+    // Member `peer` had released every collective below `below`. Threads of
+    // this rank may store at once: a lower value winning costs only a
+    // reload (driver.cpp, all_released_through).
+    void note_released(int peer, std::uint64_t below) const noexcept {
+        std::atomic<std::uint64_t>& seen = member(rank()).seen_released[static_cast<std::size_t>(peer)];
+        if (seen.load(std::memory_order_relaxed) < below) seen.store(below, std::memory_order_release);
+    }
 
     Rank& self_;
     Comm& comm_;
@@ -142,6 +159,7 @@ private:
     CollShared& shared_;
     std::uint64_t seq_;
     unsigned slot_;
+    std::uint64_t released_bit_;  // kReleasedBit or 0, in every stamp this rank publishes
 };
 
 }  // namespace hmpi::coll

@@ -5,6 +5,7 @@
 #include "core/comm.hpp"
 #include "core/rank.hpp"
 
+#include <new>
 #include <vector>
 
 namespace hmpi::coll {
@@ -32,8 +33,12 @@ CollShared* make_shared_state(const CommShared& comm) {
         CollMember& m = s->members[static_cast<std::size_t>(r)];
         m.rank = j.ranks[static_cast<std::size_t>(comm.world_rank_of[static_cast<std::size_t>(r)])].get();
         for (unsigned i = 0; i < kSlots; ++i) m.slot_released[i].store(i, std::memory_order_relaxed);
-        m.seen_released.reset(new std::atomic<std::uint64_t>[static_cast<std::size_t>(comm.size)]);
-        for (int i = 0; i < comm.size; ++i) m.seen_released[static_cast<std::size_t>(i)].store(kFirstSeq, std::memory_order_relaxed);
+        const std::size_t seen_bytes =
+            (static_cast<std::size_t>(comm.size) * sizeof(std::atomic<std::uint64_t>) + kFalseSharingRange - 1) /
+            kFalseSharingRange * kFalseSharingRange;
+        m.seen_memory = NodeMemory(seen_bytes, kFalseSharingRange, numa_of[static_cast<std::size_t>(r)]);
+        m.seen_released = static_cast<std::atomic<std::uint64_t>*>(m.seen_memory.data());
+        for (int i = 0; i < comm.size; ++i) new (&m.seen_released[i]) std::atomic<std::uint64_t>(kFirstSeq);
     }
     return s;
 }

@@ -54,4 +54,10 @@ TEST_CASE("stamps grow with the sequence number before the step") {
     CHECK(stamp(kFirstSeq, 255) < stamp(kFirstSeq + 1, 1));
     CHECK(stamp(kFirstSeq + kSlots, 1) > stamp(kFirstSeq, 200));
     CHECK(stamp(9, 1) > stamp(9, 0));
+    // The released bit keeps a value below the next step's stamp and at or
+    // above its own, and the sequence number readable.
+    CHECK((stamp(9, 1) | kReleasedBit) >= stamp(9, 1));
+    CHECK((stamp(9, 1) | kReleasedBit) < stamp(9, 2));
+    CHECK((stamp(9, 255) | kReleasedBit) < stamp(10, 1));
+    CHECK(stamp_seq(stamp(kFirstSeq + 5, 255) | kReleasedBit) == kFirstSeq + 5);
 }
