@@ -54,7 +54,7 @@ CollTask allgather_recursive_doubling(CollCtx& ctx) {
         const CollCall& theirs = ctx.args_of(partner);
         const int first = partner & ~((1 << k) - 1);
         for (int j = first; j < first + (1 << k); ++j) {
-            const int e = copy_block(as_source(recv_block(theirs, j)), recv_block(me, j));
+            const int e = copy_block(as_source(recv_block(theirs, j)), recv_block(me, j), StoreKind::rewrite);
             if (rc == MPI_SUCCESS) rc = e;
         }
         ctx.publish_to(1, k + 2, partner);

@@ -39,7 +39,7 @@ CollTask allgather_ring(CollCtx& ctx) {
         // The left neighbour holds blocks left, left-1, ..., left-k+1 = r-k after its round k-1.
         CO_WAIT_UNTIL(ctx.reached(left, 1, static_cast<unsigned>(k)));
         const int j = (r - k + p) % p;
-        const int e = copy_block(as_source(recv_block(ctx.args_of(left), j)), recv_block(me, j));
+        const int e = copy_block(as_source(recv_block(ctx.args_of(left), j)), recv_block(me, j), StoreKind::rewrite);
         if (rc == MPI_SUCCESS) rc = e;
         ctx.publish_to(1, static_cast<unsigned>(k + 1), right);
     }

@@ -624,8 +624,9 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
 }
 
 // copy_rewrite_bytes, copy_rewrite_line (params.hpp): the writer copying
-// (memcpy, one call per round) into lines its readers copied the round
-// before, less the same copy into lines of its own, alternating as above,
+// (one call per round, StoreKind::rewrite as the runtime's copies into
+// lines others read: since stop 40 a string move, which on the EPYC guest
+// shows no threshold) into lines its readers copied the round before, less the same copy into lines of its own, alternating as above,
 // at copy sizes from 64 KiB to 4 MiB. The smallest size whose excess per
 // line is at least twice the smallest size's and 1 ns more is the
 // threshold; the median excess per line from it on is the cost. Not
@@ -634,7 +635,7 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
 void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, coll::ModelParams* p,
                           std::vector<std::string>& notes) {
     const std::vector<std::size_t> cl = {1024, 4096, 8192, 12288, 16384, 32768, 65536};
-    progress("copy_rewrite: core %d copies %zu..%zu lines (one memcpy) into lines that %zu reader(s) have just "
+    progress("copy_rewrite: core %d copies %zu..%zu lines (one copy, as the runtime's into lines others read) into lines that %zu reader(s) have just "
              "copied, and into lines of its own",
              writer, cl.front(), cl.back(), readers.size());
     const auto med = alternating_medians(

@@ -485,8 +485,9 @@ std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& 
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
     // The lines the readers copy, the writer's private destination, and its
     // source, which nobody else reads.
+    // The copy the runtime makes into lines others read (StoreKind::rewrite).
     return timed_stores(writer_core, reader_cores, lines, rounds, 3, [shared](double* p, std::size_t w, std::size_t n) {
-        copy_lines(p + 2 * w, shared ? p : p + w, n);
+        copy_bytes(shared ? p : p + w, p + 2 * w, n * kLine, StoreKind::rewrite);
     });
 }
 

@@ -134,9 +134,9 @@ std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& 
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
 
 // The same with the writer copying a buffer of its own into the lines
-// with memcpy (one call per round, of the size's bytes), as a rank copies
-// a result or a block into its receive buffer: copy_rewrite_bytes and
-// copy_rewrite_line (params.hpp).
+// (one call per round, of the size's bytes) as the runtime copies a result
+// or a block into a receive buffer others read (StoreKind::rewrite):
+// copy_rewrite_bytes and copy_rewrite_line (params.hpp).
 std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
 
