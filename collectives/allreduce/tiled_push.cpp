@@ -59,7 +59,8 @@ CollTask allreduce_tiled_push(CollCtx& ctx) {
     const std::int64_t count = me.sendcount;
     const Datatype& type = *me.recvtype;
     const std::size_t bytes = data_bytes(count, type);
-    const StoreKind out_kind = store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
+    StoreKind out_kind = store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
+    if (out_kind == StoreKind::temporal) out_kind = StoreKind::rewrite;
     const std::int64_t granule = tile_granule(type);
     const std::int64_t strip = strip_elements(type, granule);
     int rc = MPI_SUCCESS;

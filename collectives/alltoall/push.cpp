@@ -52,7 +52,7 @@ CollTask alltoall_push(CollCtx& ctx) {
             const CollCall& theirs = ctx.args_of(q);
             const SrcBlock mine = me.in_place ? snapshot.block(q) : send_block(me, q);
             // A truncation is the receiver's error: q judges its own below.
-            (void)copy_block(mine, recv_block(theirs, r));
+            (void)copy_block(mine, recv_block(theirs, r), StoreKind::rewrite);
             // What q sends me, judged now, while q's arguments are surely valid
             // (q waits for my flag 2 before it returns).
             if (truncates(outgoing(theirs, r), recv_block(me, q))) rc = MPI_ERR_TRUNCATE;

@@ -36,7 +36,8 @@ CollTask gather_parallel(CollCtx& ctx) {
     const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
-        const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()), kind);
+        const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()),
+                                 kind == StoreKind::temporal ? StoreKind::rewrite : kind);
         ctx.publish_to(1, e == MPI_SUCCESS ? 2 : 1, root);
         co_return MPI_SUCCESS;
     }

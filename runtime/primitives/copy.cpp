@@ -72,9 +72,14 @@ NtCopy active_nt_kernel() noexcept {
 // 0-28% less; Reduce and Gather (one writer per reader) alike. At exactly
 // 1 KiB a first run had Alltoall lose (0.66 -> 0.73 us) and Scan and Exscan
 // win (7-10%): left to memcpy, as at 4 KiB, where glibc moves strings too.
-// Why the vector loop is slow here is not measured; a likely cause is
-// that each of its stores waits to take its line back from the reader,
-// where the string move writes whole lines.
+// Past 1 MiB, where memcpy moves to a vector loop on this CPU, the gap
+// grows: one core copying into lines the other had read took 9-10 ns a
+// line with memcpy and 1.6-2.5 with the string move (bench/copy_rewrite.c;
+// into its own lines the two within 18%): a vector store takes its line
+// back from the reader first, the string move writes whole lines
+// (docs/model.md, "Since stop 40 the runtime does not pay it"). With
+// the benchmark reading its results after each call, blocks pushed into
+// another rank's receive buffer at 1-4 MiB took 2.5-5.8x less.
 constexpr std::size_t kRewriteStringAboveBytes = 1024;
 
 bool fast_string_moves() noexcept {

@@ -14,9 +14,10 @@
 namespace hmpi {
 
 // temporal: memcpy. non_temporal: streaming stores past the cache.
-// rewrite: temporal stores into lines that other cores hold, having read
-// them in the previous call (an inline area's copy-in): above 1 KiB,
-// string moves where the CPU has fast ones (copy.cpp).
+// rewrite: temporal stores into lines that other cores may hold, having
+// read them since (an inline area's copy-in, a block pushed into another
+// rank's receive buffer, a result copied into a buffer peers read): above
+// 1 KiB, string moves where the CPU has fast ones (copy.cpp).
 enum class StoreKind : unsigned char { temporal, non_temporal, rewrite };
 
 // dst and src must not overlap.
