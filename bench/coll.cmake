@@ -10,11 +10,8 @@ if(TARGET hmpi::mpi)
   set_target_properties(bench_coll PROPERTIES
     OUTPUT_NAME coll_bench
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
-endif()
-
-# bench_coll_loop (output name loop_bench): back-to-back small collectives
-# (bench/coll/loop_bench.c), with a smoke run in ctest.
-if(TARGET hmpi::mpi)
+  # bench_coll_loop (output name loop_bench): back-to-back small
+  # collectives (bench/coll/loop_bench.c), with a smoke run in ctest.
   add_executable(bench_coll_loop coll/loop_bench.c)
   target_link_libraries(bench_coll_loop PRIVATE hmpi::mpi)
   set_target_properties(bench_coll_loop PROPERTIES

@@ -32,8 +32,7 @@ CollTask allgather_push(CollCtx& ctx) {
     const int r = ctx.rank(), p = ctx.size();
     int rc = MPI_SUCCESS;
     const std::size_t ws = message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
-    StoreKind kind = store_kind_for(ws, ctx.topology(), false);
-    if (kind == StoreKind::temporal) kind = StoreKind::rewrite;
+    const StoreKind kind = held_store_kind_for(ws, ctx.topology(), false);
     const SrcBlock mine = contribution(me, r);
     if (!me.in_place) rc = copy_block(mine, recv_block(me, r), kind);
     PeerSweep peers(r, p);

@@ -59,8 +59,7 @@ CollTask allreduce_tiled_push(CollCtx& ctx) {
     const std::int64_t count = me.sendcount;
     const Datatype& type = *me.recvtype;
     const std::size_t bytes = data_bytes(count, type);
-    StoreKind out_kind = store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
-    if (out_kind == StoreKind::temporal) out_kind = StoreKind::rewrite;
+    const StoreKind out_kind = held_store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
     const std::int64_t granule = tile_granule(type);
     const std::int64_t strip = strip_elements(type, granule);
     int rc = MPI_SUCCESS;

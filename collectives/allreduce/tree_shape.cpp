@@ -217,9 +217,8 @@ CollTask result_bcast(CollCtx& ctx, int root, bool two_stage, bool small) {
         // The reduction read this rank's receive buffer (a partial result
         // or a tile) within the call: its lines are held by others.
         const std::size_t ws = 2 * static_cast<std::size_t>(p) * data_bytes(n, type);
-        StoreKind kind = store_kind_for(ws, topo, leader);
-        if (kind == StoreKind::temporal) kind = StoreKind::rewrite;
-        rc = copy_data(from.recvbuf, from.recvcount, *from.recvtype, me.recvbuf, n, type, kind);
+        rc = copy_data(from.recvbuf, from.recvcount, *from.recvtype, me.recvbuf, n, type,
+                       held_store_kind_for(ws, topo, leader));
     }
     if (leader) ctx.publish(2, 1);
     ctx.publish_to(3, 1, src);

@@ -37,6 +37,11 @@ StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool
     return working_set > cache ? StoreKind::non_temporal : StoreKind::temporal;
 }
 
+StoreKind held_store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept {
+    const StoreKind kind = store_kind_for(working_set, topo, dst_reused);
+    return kind == StoreKind::temporal ? StoreKind::rewrite : kind;
+}
+
 TypedScratch::TypedScratch(std::int64_t count, const Datatype& t) {
     if (count <= 0) return;
     // Element i's data lies in [i*extent + true_lb, i*extent + true_ub).

@@ -51,6 +51,10 @@ int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void*
 // cache capacity C of the communicator's topology and the destination is
 // not read again soon (`dst_reused` false: a copy-out to a receive buffer).
 StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept;
+// The same for a destination whose lines other ranks may hold (another
+// rank's receive buffer, or this rank's where peers read it within the
+// call): StoreKind::rewrite where store_kind_for says temporal.
+StoreKind held_store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept;
 
 // inout = in (op) inout, element-wise, both laid out as `count` elements of t.
 inline void reduce_data(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& t) {

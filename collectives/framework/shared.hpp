@@ -96,9 +96,10 @@ struct alignas(kFalseSharingRange) CollMember {
     // What this member last read of each peer's released_below (or learnt
     // from a flag of the peer's with kReleasedBit), and the lowest of them:
     // only ever too low (a stale value costs a reload), so in a loop of
-    // collectives one read of a peer's line covers the next few calls. Atomics: threads of one rank may update them at once
-    // (acquire/release, so a thread that trusts another's reload is ordered
-    // after the peer's release too).
+    // collectives one read of a peer's line covers the next few calls.
+    // Atomics: threads of one rank may update them at once (acquire/release,
+    // so a thread that trusts another's reload is ordered after the peer's
+    // release too).
     // Its own lines (seen_memory, on the member's node): it is stored to on
     // polls, and a neighbour's array on the same line would bounce it.
     std::atomic<std::uint64_t>* seen_released = nullptr;

@@ -33,16 +33,15 @@ CollTask gather_parallel(CollCtx& ctx) {
     // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
     // outgrow the cache; the root reads its receive buffer later, if at all).
     const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
-    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
         const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()),
-                                 kind == StoreKind::temporal ? StoreKind::rewrite : kind);
+                                 held_store_kind_for(ws, ctx.topology(), false));
         ctx.publish_to(1, e == MPI_SUCCESS ? 2 : 1, root);
         co_return MPI_SUCCESS;
     }
     int rc = MPI_SUCCESS;
-    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root), kind);
+    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root), store_kind_for(ws, ctx.topology(), false));
     PeerSweep peers(root, ctx.size());
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); },
                               [&](int q) {

@@ -626,7 +626,8 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
 // copy_rewrite_bytes, copy_rewrite_line (params.hpp): the writer copying
 // (one call per round, StoreKind::rewrite as the runtime's copies into
 // lines others read: since stop 40 a string move, which on the EPYC guest
-// shows no threshold) into lines its readers copied the round before, less the same copy into lines of its own, alternating as above,
+// shows no threshold) into lines its readers copied the round before,
+// less the same copy into lines of its own, alternating as above,
 // at copy sizes from 64 KiB to 4 MiB. The smallest size whose excess per
 // line is at least twice the smallest size's and 1 ns more is the
 // threshold; the median excess per line from it on is the cost. Not
@@ -635,8 +636,8 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
 void measure_copy_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, coll::ModelParams* p,
                           std::vector<std::string>& notes) {
     const std::vector<std::size_t> cl = {1024, 4096, 8192, 12288, 16384, 32768, 65536};
-    progress("copy_rewrite: core %d copies %zu..%zu lines (one copy, as the runtime's into lines others read) into lines that %zu reader(s) have just "
-             "copied, and into lines of its own",
+    progress("copy_rewrite: core %d copies %zu..%zu lines (one copy, as the runtime's) into lines that %zu "
+             "reader(s) have just copied, and into lines of its own",
              writer, cl.front(), cl.back(), readers.size());
     const auto med = alternating_medians(
         plan, cl.size(), [&](bool shared) { return copy_rewrite_times(writer, readers, cl, rounds_for(plan, cl), shared); });

@@ -407,8 +407,8 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
                                   const std::vector<std::size_t>& lines, const Rounds& rounds) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // The writer copies from a private buffer as the inline algorithms'
-    // copy-in does (inline_copy_in: StoreKind::rewrite), not with write_lines' fill
-    // loop, which the compiler makes eight 8-byte stores per line: on the
+    // copy-in does (inline_copy_in: StoreKind::rewrite), not with
+    // write_lines' fill loop, which the compiler makes eight 8-byte stores per line: on the
     // 2-core EPYC (cores in separate L3s), alternating the two on the same
     // cores, 64 lines took 281 ns to store with the fill loop and 71-80 ns
     // with memcpy (the whole round, handoff and reader's copy included, 890
@@ -484,8 +484,8 @@ std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& 
 std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
     // The lines the readers copy, the writer's private destination, and its
-    // source, which nobody else reads.
-    // The copy the runtime makes into lines others read (StoreKind::rewrite).
+    // source, which nobody else reads; the copy is the runtime's into lines
+    // others read (StoreKind::rewrite).
     return timed_stores(writer_core, reader_cores, lines, rounds, 3, [shared](double* p, std::size_t w, std::size_t n) {
         copy_bytes(shared ? p : p + w, p + 2 * w, n * kLine, StoreKind::rewrite);
     });
