@@ -171,8 +171,11 @@ double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_byte
     return reread_buffer_rewrite_cost(c, lines, buffer_bytes);
 }
 double fold_rewrite_cost(const CostQuery& c, double lines) noexcept {
-    if (c.params.fold_rewrite_line > 0) return c.params.fold_rewrite_line * lines;
-    return reread_buffer_rewrite_cost(c, lines, 2 * c.bytes);
+    const ModelParams& p = c.params;
+    if (p.fold_rewrite_line <= 0) return reread_buffer_rewrite_cost(c, lines, 2 * c.bytes);
+    if (p.fold_rewrite_knee > 0 && p.fold_rewrite_line_beyond > 0 && c.m() > p.fold_rewrite_knee)
+        return p.fold_rewrite_line_beyond * lines;
+    return p.fold_rewrite_line * lines;
 }
 double result_source_rewrite_cost(const CostQuery& c) noexcept {
     return c.p() > 1 ? fold_rewrite_cost(c, c.m()) : 0.0;

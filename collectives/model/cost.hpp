@@ -160,7 +160,8 @@ double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t 
 // covers what memcpy's rewrite_line does not, and on the EPYC guest (stop
 // 32) it stays 7-9 ns a line past the L2 (the readers' L3 keeps the lines),
 // where the rule above charged nothing and the tree's predictions at
-// 1-4 MiB were a third of the measured times.
+// 1-4 MiB were a third of the measured times. Stop 41's runs saw 3-4.5 ns
+// there against 7-9 below: fold_rewrite_cost's knee.
 double result_source_rewrite_cost(const CostQuery& c) noexcept;
 // A temporal copy's stores into `lines` of a buffer of `buffer_bytes`
 // that others read in the previous call, in memcpy calls of `copy_bytes`:
@@ -171,6 +172,13 @@ double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_byte
 // A fold's stores into `lines` of a rank's receive buffer (of the call's
 // m lines) that others read in the previous call: fold_rewrite_line per
 // line where the profile has it, else reread_buffer_rewrite_cost over 2 m.
+// Past fold_rewrite_knee (format 13: m lines whose readers' copies no
+// longer fit their L2, 3 m lines a call) fold_rewrite_line_beyond per line
+// instead, for the whole vector: the readers lost the lines before the
+// fold comes back to them. 2 ranks on the EPYC guest (stop 41), tree
+// Allreduce against profiles calibrated in the same machine state: slow
+// state 512 KiB-8 MiB 45-77% high with 7-9 ns a line at every size; fast
+// state 4-256 KiB 17-35% short with format 12's single fit (0.07 ns).
 double fold_rewrite_cost(const CostQuery& c, double lines) noexcept;
 // The same for the hierarchical pipelined Allreduce, at rewrite_line per
 // line throughout (no knee): its root folds one chunk at a time between

@@ -113,6 +113,19 @@ struct ModelParams {
     // 0 where not measured (one core, a profile before format 11, or no
     // difference): rewrite_line while the buffers fit the L2, as before.
     double fold_rewrite_line = 0;
+    // fold_rewrite_knee, fold_rewrite_line_beyond: fold_rewrite_line holds
+    // while the readers still have the lines, that is while a vector of m
+    // lines has m <= fold_rewrite_knee; past it every line costs
+    // fold_rewrite_line_beyond more instead (fold_rewrite_cost, cost.hpp).
+    // A reader's L2 takes 3 m lines a call (the source lines it copies, its
+    // copy, and its next input, which the application writes between
+    // calls), so hmpi-calibrate writes the knee as L2 / (3 x 64 B) and
+    // measures beyond it (format 13). 2-core EPYC guest (stop 41): fast
+    // state 1.7 ns a line up to the knee, 0.1-0.5 past it (where format 12's
+    // single fit gave 0.07 for every size); slow state 7-9 and 3-4.5.
+    // 0 (both; a profile before format 13): fold_rewrite_line at every size.
+    double fold_rewrite_knee = 0;
+    double fold_rewrite_line_beyond = 0;
     // copy_rewrite_bytes, copy_rewrite_line: the same for a copy (memcpy,
     // temporal) into lines others read, from the copy size where it costs
     // more than rewrite_line's: a copy of at least copy_rewrite_bytes in one

@@ -60,7 +60,10 @@ namespace {
 // stores into lines others read rewrite_line while the buffers fit the L2.
 // 12: switch_handoff added, optional (absent where not measured); format 2
 // to 11 files are still read, charging oversubscribed handoffs nothing more.
-constexpr int kProfileFormat = 12;
+// 13: fold_rewrite_knee and fold_rewrite_line_beyond added, optional (both
+// or neither); format 2 to 12 files are still read, charging
+// fold_rewrite_line at every size.
+constexpr int kProfileFormat = 13;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -189,6 +192,10 @@ std::string format_profile(const ModelParams& p) {
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
     if (p.switch_handoff > 0) put(out, "switch_handoff", p.switch_handoff);
     if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
+    if (p.fold_rewrite_line > 0 && p.fold_rewrite_knee > 0 && p.fold_rewrite_line_beyond > 0) {
+        put(out, "fold_rewrite_knee", p.fold_rewrite_knee);
+        put(out, "fold_rewrite_line_beyond", p.fold_rewrite_line_beyond);
+    }
     if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0) {
         out += "copy_rewrite_bytes " + std::to_string(static_cast<std::size_t>(p.copy_rewrite_bytes)) + "\n";
         put(out, "copy_rewrite_line", p.copy_rewrite_line);
@@ -303,6 +310,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
                                            : p.copy_rewrite_line) = x;
             continue;
         }
+        if (key == "fold_rewrite_knee" || key == "fold_rewrite_line_beyond") {
+            if (format < 13) return fail(line_no, key + " needs format 13 (the format line comes first)");
+            (key == "fold_rewrite_knee" ? p.fold_rewrite_knee : p.fold_rewrite_line_beyond) = x;
+            continue;
+        }
         if (key == "core_cache_bytes") {
             if (format < 7) return fail(line_no, key + " needs format 7 (the format line comes first)");
             if (x < 1 || x != std::floor(x) || x > 1e15) return fail(line_no, key + " must be a whole number of bytes");
@@ -383,6 +395,10 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             if (!seen.count(k)) return fail(0, std::string(k) + " is missing (format 3)");
     if (seen.count("rewrite_knee") != seen.count("rewrite_line_beyond"))
         return fail(0, "rewrite_knee and rewrite_line_beyond come together or not at all");
+    if (seen.count("fold_rewrite_knee") != seen.count("fold_rewrite_line_beyond"))
+        return fail(0, "fold_rewrite_knee and fold_rewrite_line_beyond come together or not at all");
+    if (seen.count("fold_rewrite_knee") && !seen.count("fold_rewrite_line"))
+        return fail(0, "fold_rewrite_knee needs fold_rewrite_line (the cost up to the knee)");
     if (seen.count("copy_rewrite_bytes") != seen.count("copy_rewrite_line"))
         return fail(0, "copy_rewrite_bytes and copy_rewrite_line come together or not at all");
     for (const auto& [lc, given] : levels) {

@@ -469,6 +469,35 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
           doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
 }
 
+TEST_CASE("fold_rewrite_knee: past it a fold's stores into lines others read cost fold_rewrite_line_beyond") {
+    ModelParams held = made_up_params();
+    held.fold_rewrite_line = 9;
+    ModelParams knee = held;
+    knee.fold_rewrite_knee = 1024;  // lines: 64 KiB
+    knee.fold_rewrite_line_beyond = 2;
+    // Up to the knee (m = 1024 lines) nothing changes; past it every line
+    // of the vector costs 2 instead of 9: tree and reduce_bcast fold all m
+    // lines of the root's receive buffer, tiled's 16 members m/16 each.
+    const CommTopology one = machine(1, 16);
+    for (const char* name : {"tree", "reduce_bcast"}) {
+        INFO(name);
+        CHECK(predicted(CollKind::allreduce, knee, one, 64 << 10, name) ==
+              doctest::Approx(predicted(CollKind::allreduce, held, one, 64 << 10, name)));
+        CHECK(predicted(CollKind::allreduce, held, one, 256 << 10, name) -
+                  predicted(CollKind::allreduce, knee, one, 256 << 10, name) ==
+              doctest::Approx(4096 * (9 - 2)));
+    }
+    CHECK(predicted(CollKind::allreduce, held, one, 256 << 10, "tiled") -
+              predicted(CollKind::allreduce, knee, one, 256 << 10, "tiled") ==
+          doctest::Approx(4096 / 16 * (9 - 2)));
+    // Without fold_rewrite_line the knee is not used: rewrite_line's rule.
+    ModelParams unmeasured = knee;
+    unmeasured.fold_rewrite_line = 0;
+    ModelParams plain = made_up_params();
+    CHECK(predicted(CollKind::allreduce, unmeasured, one, 256 << 10, "tree") ==
+          doctest::Approx(predicted(CollKind::allreduce, plain, one, 256 << 10, "tree")));
+}
+
 TEST_CASE("fold_rewrite_line: a fold's stores into lines others read, at every size") {
     ModelParams old = made_up_params(), fold = made_up_params();
     fold.fold_rewrite_line = 9;

@@ -38,6 +38,8 @@ ModelParams sample() {
     p.peer_args = 93.75;
     p.switch_handoff = 1937.5;
     p.fold_rewrite_line = 7.125;
+    p.fold_rewrite_knee = 5461;
+    p.fold_rewrite_line_beyond = 3.25;
     p.copy_rewrite_bytes = 1048576;
     p.copy_rewrite_line = 8.375;
     p.core_cache_bytes = 20709376;
@@ -80,8 +82,20 @@ std::string without_knee(std::string t) {
     return t;
 }
 
-// `t` (format 12) as format 11: without its switch_handoff line.
+// `t` (format 13) as format 12: without its fold rewrite knee's lines.
+std::string as_format12(std::string t) {
+    for (const char* k : {"\nfold_rewrite_knee ", "\nfold_rewrite_line_beyond "}) {
+        const std::size_t at = t.find(k);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 13");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 12");
+}
+
+// `t` (format 12 or 13) as format 11: without its switch_handoff line.
 std::string as_format11(std::string t) {
+    if (t.find("format 13") != std::string::npos) t = as_format12(t);
     const std::size_t at = t.find("\nswitch_handoff ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 12");
@@ -92,7 +106,7 @@ std::string as_format11(std::string t) {
 // `t` (format 11 or 12) as format 10: without its fold_rewrite_line and
 // copy_rewrite lines.
 std::string as_format10(std::string t) {
-    if (t.find("format 12") != std::string::npos) t = as_format11(t);
+    if (t.find("format 12") != std::string::npos || t.find("format 13") != std::string::npos) t = as_format11(t);
     for (const char* k : {"\nfold_rewrite_line ", "\ncopy_rewrite_bytes ", "\ncopy_rewrite_line "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -110,7 +124,9 @@ const std::initializer_list<const char*> kSliceKeys = {
 // `t` without the slice-fold lines (format 10) and with `format` in place
 // of its format line.
 std::string without_slices(std::string t, const char* format) {
-    if (t.find("format 11") != std::string::npos || t.find("format 12") != std::string::npos) t = as_format10(t);
+    if (t.find("format 11") != std::string::npos || t.find("format 12") != std::string::npos ||
+        t.find("format 13") != std::string::npos)
+        t = as_format10(t);
     for (const char* k : kSliceKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
@@ -152,7 +168,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 12") return t;
+    if (f == "format 13") return t;
+    if (f == "format 12") return as_format12(t);
     if (f == "format 11") return as_format11(t);
     if (f == "format 10") return as_format10(t);
     if (f == "format 9") return without_slices(t, format);
@@ -205,6 +222,8 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->poll_line == doctest::Approx(p.poll_line));
     CHECK(q->peer_args == doctest::Approx(p.peer_args));
     CHECK(q->fold_rewrite_line == doctest::Approx(p.fold_rewrite_line));
+    CHECK(q->fold_rewrite_knee == doctest::Approx(p.fold_rewrite_knee));
+    CHECK(q->fold_rewrite_line_beyond == doctest::Approx(p.fold_rewrite_line_beyond));
     CHECK(q->copy_rewrite_bytes == p.copy_rewrite_bytes);
     CHECK(q->copy_rewrite_line == doctest::Approx(p.copy_rewrite_line));
     CHECK(q->core_cache_bytes == p.core_cache_bytes);
@@ -323,8 +342,8 @@ TEST_CASE("a profile before format 9, or one without them, has no rewrite knee: 
     }
     ModelParams p = sample();
     p.rewrite_knee = p.rewrite_line_beyond = 0;
-    CHECK(format_profile(p).find("rewrite_knee") == std::string::npos);
-    CHECK(format_profile(p).find("rewrite_line_beyond") == std::string::npos);
+    CHECK(format_profile(p).find("\nrewrite_knee") == std::string::npos);
+    CHECK(format_profile(p).find("\nrewrite_line_beyond") == std::string::npos);
 }
 
 TEST_CASE("a profile before format 8, or one without them, has no third-buffer costs") {
@@ -403,7 +422,29 @@ TEST_CASE("a profile before format 12, or one without it, has no switch_handoff:
     p.switch_handoff = 0;
     CHECK(format_profile(p).find("switch_handoff") == std::string::npos);
     // Only format 12 has it.
-    CHECK(rejection(edited("format 12", "format 11")).find("switch_handoff needs format 12") != std::string::npos);
+    std::string t12 = as_format12(format_profile(sample()));
+    CHECK(rejection(t12.replace(t12.find("format 12"), 9, "format 11")).find("switch_handoff needs format 12") !=
+          std::string::npos);
+}
+
+TEST_CASE("a profile before format 13, or one without them, has no fold rewrite knee: fold_rewrite_line throughout") {
+    const ModelParams q = parsed(as_format12(format_profile(sample())));
+    CHECK(q.fold_rewrite_knee == 0);
+    CHECK(q.fold_rewrite_line_beyond == 0);
+    CHECK(q.fold_rewrite_line == doctest::Approx(7.125));
+    CHECK(q.switch_handoff == doctest::Approx(1937.5));
+    ModelParams p = sample();
+    p.fold_rewrite_knee = p.fold_rewrite_line_beyond = 0;
+    CHECK(format_profile(p).find("fold_rewrite_knee") == std::string::npos);
+    CHECK(format_profile(p).find("fold_rewrite_line_beyond") == std::string::npos);
+    // Without fold_rewrite_line (not measured) neither is written.
+    p = sample();
+    p.fold_rewrite_line = 0;
+    CHECK(format_profile(p).find("fold_rewrite_knee") == std::string::npos);
+    // Both or neither; only with fold_rewrite_line; only format 13 has them.
+    CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
+    CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
+    CHECK(rejection(edited("format 13", "format 12")).find("fold_rewrite_knee needs format 13") != std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -445,12 +486,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 12", "format 13")).find("format 13") != std::string::npos);
+    CHECK(rejection(edited("format 13", "format 14")).find("format 14") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 12", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 13", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 12", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 13", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

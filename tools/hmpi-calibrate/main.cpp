@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 11";
+constexpr const char* kToolVersion = "hmpi-calibrate 12";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -590,25 +590,44 @@ std::vector<std::pair<double, double>> alternating_medians(const Plan& plan, std
 
 // fold_rewrite_line (params.hpp): the writer folding into lines its
 // readers copied the round before, less the same fold into lines of its
-// own, both sweeps alternating within each pass (as peer_args'), over sizes
-// from within the L2 to past it; the slope of the difference per line. Not
-// written (no term) where the fold into shared lines is no dearer.
-void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, coll::ModelParams* p,
-                          std::vector<std::string>& notes) {
-    const std::vector<std::size_t> fl = {256, 1024, 4096, 16384};
+// own, both sweeps alternating within each pass (as peer_args'); the slope
+// of the difference per line. With the L2's size known, the sizes come
+// from both sides of fold_rewrite_knee = L2 / (3 x 64 B), the vector a
+// reader still holds with its copy and its next input (params.hpp): the
+// slope over the sizes below it is fold_rewrite_line, the median
+// difference per line at 4 and 8 knees (well past the L2 even for this
+// tool's readers, which write no input) fold_rewrite_line_beyond. Without
+// it one slope over 256..16384 lines, at every size (format 12's rule).
+// Not written (no term) where the fold into shared lines is no dearer.
+void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, std::size_t l2_bytes,
+                          coll::ModelParams* p, std::vector<std::string>& notes) {
+    const std::size_t knee = l2_bytes / (3 * kLine);
+    const bool split = knee >= 256;
+    std::vector<std::size_t> fl = {256, 1024, 4096, 16384};
+    std::size_t held_sizes = fl.size();
+    if (split) {
+        fl = {std::max<std::size_t>(64, knee / 32), std::max<std::size_t>(128, knee / 8), knee / 2, 4 * knee, 8 * knee};
+        held_sizes = 3;
+    }
     progress("fold_rewrite_line: core %d folds into %zu..%zu lines that %zu reader(s) have just copied, and into "
-             "lines of its own",
-             writer, fl.front(), fl.back(), readers.size());
+             "lines of its own%s",
+             writer, fl.front(), fl.back(), readers.size(),
+             split ? (" (knee " + std::to_string(knee) + " lines: a third of the L2)").c_str() : "");
     const auto med = alternating_medians(
         plan, fl.size(), [&](bool shared) { return fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), shared); });
-    std::vector<double> x, y, dropped;
+    std::vector<double> x, y, dropped, beyond;
     for (std::size_t k = 0; k < fl.size(); ++k) {
         const auto [sh, ow] = med[k];
-        progress("fold_rewrite_line: m=%zu lines: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line "
+        const double per_line = (sh - ow) / static_cast<double>(fl[k]);
+        progress("fold_rewrite_line: m=%zu lines%s: %.1f ns into lines read by others, %.1f into its own (%.2f ns/line "
                  "more)",
-                 fl[k], sh, ow, (sh - ow) / static_cast<double>(fl[k]));
-        x.push_back(static_cast<double>(fl[k]));
-        y.push_back(sh - ow);
+                 fl[k], split && k >= held_sizes ? " (past the knee)" : "", sh, ow, per_line);
+        if (k < held_sizes) {
+            x.push_back(static_cast<double>(fl[k]));
+            y.push_back(sh - ow);
+        } else {
+            beyond.push_back(per_line);
+        }
     }
     double a = 0, b = 0;
     const double err = robust_fit(x, y, &a, &b, &dropped);
@@ -621,6 +640,16 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     notes.push_back("fold_rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " +
                     std::to_string(writer) + ", fit error <= " + std::to_string(static_cast<int>(100 * err)) + "%");
     progress("fold_rewrite_line = %.2f ns/line", b);
+    if (!split || beyond.empty()) return;
+    std::sort(beyond.begin(), beyond.end());
+    // A positive value (the profile's rule): no dearer than a fold into
+    // lines of its own is written as 0.01.
+    const double past = std::max(0.01, beyond[beyond.size() / 2]);
+    p->fold_rewrite_knee = static_cast<double>(knee);
+    p->fold_rewrite_line_beyond = past;
+    notes.push_back("fold_rewrite_line_beyond: " + std::to_string(past).substr(0, 5) + " ns/line past " +
+                    std::to_string(knee) + " lines (median of " + std::to_string(beyond.size()) + " sizes)");
+    progress("fold_rewrite_line_beyond = %.2f ns/line past fold_rewrite_knee = %zu lines", past, knee);
 }
 
 // copy_rewrite_bytes, copy_rewrite_line (params.hpp): the writer copying
@@ -1252,7 +1281,7 @@ int run_calibration(const Options& opt) {
         if (readers.empty())
             notes.push_back("fold_rewrite_line: one core, not measured (no term)");
         else
-            measure_fold_rewrite(plan, c0.index, readers, &p, notes);
+            measure_fold_rewrite(plan, c0.index, readers, m.l2_bytes, &p, notes);
         ++g_step;
         if (readers.empty())
             notes.push_back("copy_rewrite: one core, not measured (no term)");
