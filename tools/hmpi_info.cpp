@@ -161,6 +161,12 @@ void print_params(const ModelParams& p) {
                     p.rewrite_line_beyond, p.rewrite_knee);
     else
         std::printf("  rewrite_line_beyond, rewrite_knee: not in this profile (rewrite_line throughout)\n");
+    if (p.rewrite_first > 0)
+        std::printf("  rewrite_first %.1f ns (the first store into lines other cores hold: the invalidation's round "
+                    "trip)\n",
+                    p.rewrite_first);
+    else
+        std::printf("  rewrite_first: not in this profile (a link's a stands in)\n");
     if (p.fold_rewrite_line > 0 && p.fold_rewrite_knee > 0 && p.fold_rewrite_line_beyond > 0)
         std::printf("  fold_rewrite_line %.2f ns/line up to fold_rewrite_knee %.0f lines, fold_rewrite_line_beyond "
                     "%.2f past it (a fold's stores into lines others read; past the knee the readers no longer hold "

@@ -33,8 +33,9 @@
 // beyond Eq. 8's c m), and across
 // domains the broadcast copies m lines into the other leaders' buffers
 // (fold_rewrite_cost, copy_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
-// into lines others read"); with one member per domain, + 2 a_b for the
-// first store of each of a leader's two copies into lines its parent holds.
+// into lines others read"); with one member per domain, + 2 rewrite_first
+// (a_b without it) for the first store of each of a leader's two copies
+// into lines its parent holds.
 // A non-commutative op's members sweep the inputs in rank order, so q - 1
 // of them meet at one source: fold_sweep_excess (cost.hpp) on each of the
 // m (q-1)/q lines a member reads from the others.
@@ -207,13 +208,12 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // call's path: its input into its receive buffer (the parent read the
     // partial there last call) and the broadcast's result over it (the
     // parent folded it this call). The first such store waits for the
-    // line's round trip, about a flag handoff across domains (hmpi-
-    // calibrate's rewrite of 8 lines: 70 ns against handoffs of 51-60 ns,
-    // 200-230 against 230-270), whatever the size: 2 a_b. 2 ranks on the
-    // EPYC guest (stop 41), against profiles of the same machine state:
-    // 8 B-2 KiB 24-26% short in the slow state, 26-32% in the fast one,
-    // without it (docs/model.md, "Tiled's one-member domains").
-    const double first_rewrites = qq == 1 && q.s() > 1 ? 2 * q.params.beta.a : 0.0;
+    // line's round trip whatever the size: rewrite_first each (format 13;
+    // else a_b, a flag handoff across). 2 ranks on the EPYC guest (stop
+    // 41), against profiles of the same machine state: 8 B-2 KiB 24-26%
+    // short in the slow state, 26-32% in the fast one, without it
+    // (docs/model.md, "Tiled's one-member domains").
+    const double first_rewrites = qq == 1 && q.s() > 1 ? 2 * rewrite_first_cost(q, q.params.beta) : 0.0;
     const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +
                             (q.s() > 1 ? copy_rewrite_cost(q, m, q.bytes, buffer) : 0.0) + first_rewrites;
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +

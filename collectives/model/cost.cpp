@@ -170,6 +170,9 @@ double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_byte
         return p.copy_rewrite_line * lines;
     return reread_buffer_rewrite_cost(c, lines, buffer_bytes);
 }
+double rewrite_first_cost(const CostQuery& c, const LinkCost& l) noexcept {
+    return c.params.rewrite_first > 0 ? c.params.rewrite_first : l.a;
+}
 double fold_rewrite_cost(const CostQuery& c, double lines) noexcept {
     const ModelParams& p = c.params;
     if (p.fold_rewrite_line <= 0) return reread_buffer_rewrite_cost(c, lines, 2 * c.bytes);

@@ -169,6 +169,10 @@ double result_source_rewrite_cost(const CostQuery& c) noexcept;
 // copy_rewrite_bytes (params.hpp: memcpy's stores then take every line
 // back, at every buffer size), else reread_buffer_rewrite_cost.
 double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes) noexcept;
+// The first store of a step into lines another core holds, waiting for
+// the invalidation's round trip whatever the size: rewrite_first (format
+// 13), else the link's a (a flag handoff is one such round trip and more).
+double rewrite_first_cost(const CostQuery& c, const LinkCost& l) noexcept;
 // A fold's stores into `lines` of a rank's receive buffer (of the call's
 // m lines) that others read in the previous call: fold_rewrite_line per
 // line where the profile has it, else reread_buffer_rewrite_cost over 2 m.

@@ -98,6 +98,15 @@ struct ModelParams {
     // older profile, or no knee found): rewrite_line throughout.
     double rewrite_knee = 0;
     double rewrite_line_beyond = 0;
+    // rewrite_first: what the first store into lines other cores hold costs,
+    // in ns, beyond rewrite_line's per line: the invalidation's round trip,
+    // which a step that stores such a line and then publishes waits for
+    // whatever the size (rewrite_first_cost, cost.hpp). hmpi-calibrate: the
+    // smallest rewrite it times (8 lines) less 8 lines at the fitted slope.
+    // 2-core EPYC guest (stop 41): 65 ns in its fast state (flag handoff
+    // 51-60), 200-216 in its slow one (handoff 230-270). 0 (a profile
+    // before format 13): the link's a stands in.
+    double rewrite_first = 0;
     // fold_rewrite_line: what a reduction kernel's stores cost more per
     // line when their lines were copied by other cores since the writer
     // last wrote them, against the same fold into lines nobody else read:
@@ -107,7 +116,8 @@ struct ModelParams {
     // below glibc's string-store threshold write whole lines without first
     // reading them, where a fold's vector stores take every line back from
     // its readers one by one. Measured on rewrite_line's cores (hmpi-calibrate:
-    // the slope over 256..16384 lines of the difference); 2-core EPYC guest
+    // the slope over 256..16384 lines of the difference, or below the knee
+    // from format 13 on, next); 2-core EPYC guest
     // (stop 32): 7.6-9.2 ns a line in its slow state, where rewrite_line is
     // 1.8-2.0; in its fast state none (not written).
     // 0 where not measured (one core, a profile before format 11, or no

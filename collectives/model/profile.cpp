@@ -61,8 +61,9 @@ namespace {
 // 12: switch_handoff added, optional (absent where not measured); format 2
 // to 11 files are still read, charging oversubscribed handoffs nothing more.
 // 13: fold_rewrite_knee and fold_rewrite_line_beyond added, optional (both
-// or neither); format 2 to 12 files are still read, charging
-// fold_rewrite_line at every size.
+// or neither), and rewrite_first, optional; format 2 to 12 files are still
+// read, charging fold_rewrite_line at every size and a link's a for a first
+// rewrite.
 constexpr int kProfileFormat = 13;
 constexpr int kOldestReadableFormat = 2;
 
@@ -185,6 +186,7 @@ std::string format_profile(const ModelParams& p) {
         put(out, "rewrite_knee", p.rewrite_knee);
         put(out, "rewrite_line_beyond", p.rewrite_line_beyond);
     }
+    if (p.rewrite_first > 0) put(out, "rewrite_first", p.rewrite_first);
     if (p.busy_step > 0) put(out, "busy_step", p.busy_step);
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
@@ -310,9 +312,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
                                            : p.copy_rewrite_line) = x;
             continue;
         }
-        if (key == "fold_rewrite_knee" || key == "fold_rewrite_line_beyond") {
+        if (key == "fold_rewrite_knee" || key == "fold_rewrite_line_beyond" || key == "rewrite_first") {
             if (format < 13) return fail(line_no, key + " needs format 13 (the format line comes first)");
-            (key == "fold_rewrite_knee" ? p.fold_rewrite_knee : p.fold_rewrite_line_beyond) = x;
+            (key == "fold_rewrite_knee"          ? p.fold_rewrite_knee
+             : key == "fold_rewrite_line_beyond" ? p.fold_rewrite_line_beyond
+                                                 : p.rewrite_first) = x;
             continue;
         }
         if (key == "core_cache_bytes") {

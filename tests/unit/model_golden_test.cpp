@@ -469,6 +469,30 @@ TEST_CASE("the sharer and source terms add what their formulas say, where they a
           doctest::Approx(predicted(CollKind::reduce_scatter_block, off, topo, 32768, "direct", rank_order)));
 }
 
+TEST_CASE("tiled, one rank per domain: two first stores into lines the parent holds, rewrite_first or a_b each") {
+    ModelParams none = made_up_params(), low = made_up_params(), high = made_up_params();
+    low.rewrite_first = 40;
+    high.rewrite_first = 90;
+    // Two domains of one rank: each leader's copy-in and the broadcast's copy
+    // over it; whatever the size.
+    const CommTopology two = machine(2, 1);
+    for (std::size_t bytes : {std::size_t{8}, std::size_t{1024}, std::size_t{256} << 10}) {
+        INFO(bytes);
+        CHECK(predicted(CollKind::allreduce, high, two, bytes, "tiled") -
+                  predicted(CollKind::allreduce, low, two, bytes, "tiled") ==
+              doctest::Approx(2 * (90 - 40)));
+        CHECK(predicted(CollKind::allreduce, none, two, bytes, "tiled") -
+                  predicted(CollKind::allreduce, low, two, bytes, "tiled") ==
+              doctest::Approx(2 * (none.beta.a - 40)));
+    }
+    // Domains of several ranks (q > 1) and the tree: no such term.
+    const CommTopology one = machine(1, 16);
+    CHECK(predicted(CollKind::allreduce, high, one, 1024, "tiled") ==
+          doctest::Approx(predicted(CollKind::allreduce, low, one, 1024, "tiled")));
+    CHECK(predicted(CollKind::allreduce, high, two, 1024, "tree") ==
+          doctest::Approx(predicted(CollKind::allreduce, low, two, 1024, "tree")));
+}
+
 TEST_CASE("fold_rewrite_knee: past it a fold's stores into lines others read cost fold_rewrite_line_beyond") {
     ModelParams held = made_up_params();
     held.fold_rewrite_line = 9;

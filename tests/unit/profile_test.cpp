@@ -39,6 +39,7 @@ ModelParams sample() {
     p.switch_handoff = 1937.5;
     p.fold_rewrite_line = 7.125;
     p.fold_rewrite_knee = 5461;
+    p.rewrite_first = 212.25;
     p.fold_rewrite_line_beyond = 3.25;
     p.copy_rewrite_bytes = 1048576;
     p.copy_rewrite_line = 8.375;
@@ -84,7 +85,7 @@ std::string without_knee(std::string t) {
 
 // `t` (format 13) as format 12: without its fold rewrite knee's lines.
 std::string as_format12(std::string t) {
-    for (const char* k : {"\nfold_rewrite_knee ", "\nfold_rewrite_line_beyond "}) {
+    for (const char* k : {"\nfold_rewrite_knee ", "\nfold_rewrite_line_beyond ", "\nrewrite_first "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     }
@@ -224,6 +225,7 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->fold_rewrite_line == doctest::Approx(p.fold_rewrite_line));
     CHECK(q->fold_rewrite_knee == doctest::Approx(p.fold_rewrite_knee));
     CHECK(q->fold_rewrite_line_beyond == doctest::Approx(p.fold_rewrite_line_beyond));
+    CHECK(q->rewrite_first == doctest::Approx(p.rewrite_first));
     CHECK(q->copy_rewrite_bytes == p.copy_rewrite_bytes);
     CHECK(q->copy_rewrite_line == doctest::Approx(p.copy_rewrite_line));
     CHECK(q->core_cache_bytes == p.core_cache_bytes);
@@ -429,6 +431,7 @@ TEST_CASE("a profile before format 12, or one without it, has no switch_handoff:
 
 TEST_CASE("a profile before format 13, or one without them, has no fold rewrite knee: fold_rewrite_line throughout") {
     const ModelParams q = parsed(as_format12(format_profile(sample())));
+    CHECK(q.rewrite_first == 0);
     CHECK(q.fold_rewrite_knee == 0);
     CHECK(q.fold_rewrite_line_beyond == 0);
     CHECK(q.fold_rewrite_line == doctest::Approx(7.125));
@@ -444,7 +447,12 @@ TEST_CASE("a profile before format 13, or one without them, has no fold rewrite 
     // Both or neither; only with fold_rewrite_line; only format 13 has them.
     CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
     CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
-    CHECK(rejection(edited("format 13", "format 12")).find("fold_rewrite_knee needs format 13") != std::string::npos);
+    CHECK(rejection(edited("format 13", "format 12")).find("needs format 13") != std::string::npos);
+    std::string first_only = as_format12(format_profile(sample())) + "rewrite_first 212.25\n";
+    CHECK(rejection(first_only).find("rewrite_first needs format 13") != std::string::npos);
+    p = sample();
+    p.rewrite_first = 0;
+    CHECK(format_profile(p).find("rewrite_first") == std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {

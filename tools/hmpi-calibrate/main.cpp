@@ -547,6 +547,12 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
         }
     }
     p->rewrite_line = std::max(knee ? rt[knee] / static_cast<double>(rw[knee]) : whole, 0.1);
+    // The first store's round trip (params.hpp): the smallest rewrite less
+    // its lines at the slope below any knee.
+    double below_err = 0;
+    const double below = knee ? fit_of(0, knee + 1, &below_err) : whole;
+    p->rewrite_first = std::max(rt[0] - static_cast<double>(rw[0]) * std::max(below, 0.0), 1.0);
+    progress("rewrite_first = %.1f ns (%zu lines in %.1f ns, %.2f ns/line)", p->rewrite_first, rw[0], rt[0], below);
     if (knee) {
         p->rewrite_knee = static_cast<double>(rw[knee]);
         p->rewrite_line_beyond = std::max(beyond, p->rewrite_line);

@@ -87,7 +87,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-3]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+sed -e "s/^format \([3-9]\|1[0-3]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
     -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
