@@ -181,8 +181,8 @@ double rewrite_first_cost(const CostQuery& c, const LinkCost& l) noexcept;
 // instead, for the whole vector: the readers lost the lines before the
 // fold comes back to them. 2 ranks on the EPYC guest (stop 41), tree
 // Allreduce against profiles calibrated in the same machine state: slow
-// state 512 KiB-8 MiB 45-77% high with 7-9 ns a line at every size; fast
-// state 4-256 KiB 17-35% short with format 12's single fit (0.07 ns).
+// state 512 KiB-16 MiB 44-104% high with 7-10 ns a line at every size;
+// fast state 4-128 KiB 17-21% short with format 12's single fit (0.07 ns).
 double fold_rewrite_cost(const CostQuery& c, double lines) noexcept;
 // The same for the hierarchical pipelined Allreduce, at rewrite_line per
 // line throughout (no knee): its root folds one chunk at a time between

@@ -103,8 +103,8 @@ struct ModelParams {
     // which a step that stores such a line and then publishes waits for
     // whatever the size (rewrite_first_cost, cost.hpp). hmpi-calibrate: the
     // smallest rewrite it times (8 lines) less 8 lines at the fitted slope.
-    // 2-core EPYC guest (stop 41): 65 ns in its fast state (flag handoff
-    // 51-60), 200-216 in its slow one (handoff 230-270). 0 (a profile
+    // 2-core EPYC guest (stop 41): 60 ns in its fast state (flag handoff
+    // 51-60), 176-205 in its slow one (handoff 186-271). 0 (a profile
     // before format 13): the link's a stands in.
     double rewrite_first = 0;
     // fold_rewrite_line: what a reduction kernel's stores cost more per
@@ -131,8 +131,9 @@ struct ModelParams {
     // copy, and its next input, which the application writes between
     // calls), so hmpi-calibrate writes the knee as L2 / (3 x 64 B) and
     // measures beyond it (format 13). 2-core EPYC guest (stop 41): fast
-    // state 1.7 ns a line up to the knee, 0.1-0.5 past it (where format 12's
-    // single fit gave 0.07 for every size); slow state 7-9 and 3-4.5.
+    // state 0.9-1.7 ns a line up to the knee, 0.03-0.09 past it (where
+    // format 12's single fit gave 0.07 or nothing for every size); slow
+    // state 9.5-10.6 and 6.7-7.4 (the benchmark's tree shows 3-4.5 past it).
     // 0 (both; a profile before format 13): fold_rewrite_line at every size.
     double fold_rewrite_knee = 0;
     double fold_rewrite_line_beyond = 0;

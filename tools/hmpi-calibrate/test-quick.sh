@@ -39,6 +39,14 @@ grep -q 'switch_handoff = [0-9.]* ns per handoff' "$dir/progress.txt" || fail "n
 if [ "$(nproc)" -ge 2 ]; then
   grep -q '^# rewrite_line: [0-9]* reader(s) of core' "$profile" || fail "rewrite_line not measured"
   ! grep -q 'rewrite_line, source_line: one core, not measured' "$profile" || fail "rewrite_line left at the default"
+  # Format 13: the first rewrite's round trip, with rewrite_line.
+  grep -q '^rewrite_first [0-9]*\.*[0-9]*$' "$profile" || fail "no rewrite_first"
+  # The fold rewrite's knee comes with fold_rewrite_line where the L2 is
+  # known (the progress names the knee) and that was written.
+  if grep -q '^fold_rewrite_line ' "$profile" && grep -q 'knee [0-9]* lines: a third of the L2' "$dir/progress.txt"; then
+    grep -q '^fold_rewrite_knee ' "$profile" || fail "fold_rewrite_line without its knee"
+    grep -q '^fold_rewrite_line_beyond ' "$profile" || fail "fold_rewrite_knee without fold_rewrite_line_beyond"
+  fi
   grep -q '^push_line ' "$profile" || fail "no push_line"
   # The speed check ran (the handoff again at the end); a change it saw is
   # in the profile as a note.
