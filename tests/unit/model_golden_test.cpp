@@ -736,6 +736,25 @@ TEST_CASE("tiled_push: its pushes cost nothing while a rank's 2 m fit its L2, pu
           doctest::Approx(0.5 * 15 * 1024));
 }
 
+TEST_CASE("tiled_push: a vector of one line has one slice, whose rank skips a closing wait") {
+    ModelParams p = made_up_params();
+    p.step_overhead = 50;
+    // 64 B and 65 B give every rank a slice of one line (ceil(m / p)), the
+    // same folds and pushes; 64 B has one slice: the mean over ranks is one
+    // closing wait (a + step_overhead) less by 1/p.
+    for (const CommTopology& topo : {machine(1, 2), machine(1, 4)}) {
+        const int ranks = static_cast<int>(topo.places.size());
+        INFO(ranks);
+        CHECK(predicted(CollKind::allreduce, p, topo, 65, "tiled_push") -
+                  predicted(CollKind::allreduce, p, topo, 64, "tiled_push") ==
+              doctest::Approx((200 + 50) / static_cast<double>(ranks)));
+    }
+    // Two domains of one rank: the wait is across, beta's a.
+    CHECK(predicted(CollKind::allreduce, p, machine(2, 1), 65, "tiled_push") -
+              predicted(CollKind::allreduce, p, machine(2, 1), 64, "tiled_push") ==
+          doctest::Approx((400 + 50) / 2.0));
+}
+
 TEST_CASE("step_overhead: every step busy_a charges pays it, from two ranks on") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.step_overhead = 150;
