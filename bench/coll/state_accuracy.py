@@ -102,13 +102,17 @@ def main():
         handoff = calibrated_handoff(os.path.join(args.dir, f"prof{r}.txt"))
         if threshold and handoff is not None:
             st = run_state(handoff, handoff, threshold)
+        if st is None:
+            continue
         model = os.path.join(args.dir, f"round{r}.model.csv")
         if args.rescore:
             model = rescored(args.rescore, os.path.join(args.dir, f"prof{r}.txt"), {x[1] for x in ls}, args.ranks)
-        if st is None or not model or not os.path.exists(model):
+        if not model or not os.path.exists(model):
             continue
         profile_state[r] = st
         pred, _ = read_model(model)
+        if args.rescore:
+            os.unlink(model)  # rescored()'s temporary file
         for coll, algs in pred.items():
             for alg, curve in algs.items():
                 for b in {k[3] for k in measured if k[1] == coll and k[2] == alg}:
