@@ -122,9 +122,7 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // closing wait less by 1/p (2 ranks on the EPYC guest, stop 41, against
     // profiles of the same state: 8-64 B 11-28% high without it, 128 B on
     // within 15%; docs/model.md, "tiled_push's one-line vectors").
-    const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
-    const double lone_slice =
-        q.bytes <= kCacheLine ? (a + all_poll_excess(q, p) + all_wait_switches(q)) / p : 0.0;
+    const double lone_slice = q.bytes <= kCacheLine ? slice_fold_wait_cost(q) / p : 0.0;
     return slice_fold_cost(q, true) + push_line * (p - 1) * slice - lone_slice;
 }
 

@@ -197,16 +197,20 @@ double fold_sweep_excess(const CostQuery& c, int t, int per_source, std::size_t 
     return c.commutative ? 0.0 : busy_source_excess(c, c.params.alpha, t, per_source, c.bytes, ws);
 }
 
+double slice_fold_wait_cost(const CostQuery& c) noexcept {
+    const double a = c.s() > 1 ? c.params.beta.a : c.params.alpha.a;
+    return a + all_poll_excess(c, c.p()) + all_wait_switches(c);
+}
+
 double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept {
     const int p = c.p();
     if (p <= 1) return 0.0;
     const double mb = std::ceil(c.m() / p);
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * c.bytes;  // the inputs and the results
-    const double a = c.s() > 1 ? c.params.beta.a : c.params.alpha.a;
     const double streamed =
         !strip_mined && c.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(c, c.params.alpha, p, ws) : 0.0;
     // Both waits are every rank's for every rank (arrivals; slices folded).
-    return 2 * (a + all_poll_excess(c, p) + all_wait_switches(c)) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
+    return 2 * slice_fold_wait_cost(c) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
            fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1);
 }
 

@@ -258,6 +258,9 @@ inline double input_released_wait_cost(const CostQuery& c) noexcept {
 // and comes back between folds, (p - 2) max(c_mem, C_mem p) more per line
 // (0 at 2 ranks).
 double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept;
+// One of slice_fold_cost's two waits, every rank's for every rank's flag:
+// a (beta's across domains) + all_poll_excess(p) + all_wait_switches.
+double slice_fold_wait_cost(const CostQuery& c) noexcept;
 
 // Li-Hoefler Eq. 1 and the intra-domain reduction time after it:
 // a_alpha + (q-d)*B_alpha*m + (a_alpha + b_alpha*m)*ceil(log2 d).

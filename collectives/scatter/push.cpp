@@ -38,7 +38,9 @@ CollTask scatter_push(CollCtx& ctx) {
     PeerSweep peers(root, ctx.size());
     // A truncated copy is the receiver's error (it has judged it already).
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); },
-                              [&](int q) { (void)copy_block(send_block(me, q), recv_whole(ctx.args_of(q)), StoreKind::rewrite); }));
+                              [&](int q) {
+                                  (void)copy_block(send_block(me, q), recv_whole(ctx.args_of(q)), StoreKind::rewrite);
+                              }));
     ctx.publish(1, 1);
     co_return rc;
 }

@@ -104,7 +104,8 @@ void copy_rewrite(void* dst, const void* src, std::size_t n) noexcept {
         // ns a line from an aligned destination whatever the source's
         // alignment, 8-9 from one 17 or 40 bytes into a line, as memcpy's):
         // the head up to the next line goes first.
-        const std::size_t head = std::min(n, (kCacheLine - reinterpret_cast<std::uintptr_t>(dst) % kCacheLine) % kCacheLine);
+        const std::size_t head =
+            std::min(n, (kCacheLine - reinterpret_cast<std::uintptr_t>(dst) % kCacheLine) % kCacheLine);
         if (head) {
             std::memcpy(dst, src, head);
             dst = static_cast<unsigned char*>(dst) + head;

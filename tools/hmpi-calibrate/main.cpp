@@ -653,8 +653,10 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
     const double past = std::max(0.01, beyond[beyond.size() / 2]);
     p->fold_rewrite_knee = static_cast<double>(knee);
     p->fold_rewrite_line_beyond = past;
-    notes.push_back("fold_rewrite_line_beyond: " + std::to_string(past).substr(0, 5) + " ns/line past " +
-                    std::to_string(knee) + " lines (median of " + std::to_string(beyond.size()) + " sizes)");
+    char line[128];
+    std::snprintf(line, sizeof line, "fold_rewrite_line_beyond: %.2f ns/line past %zu lines (median of %zu sizes)", past,
+                  knee, beyond.size());
+    notes.emplace_back(line);
     progress("fold_rewrite_line_beyond = %.2f ns/line past fold_rewrite_knee = %zu lines", past, knee);
 }
 

@@ -408,7 +408,8 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // The writer copies from a private buffer as the inline algorithms'
     // copy-in does (inline_copy_in: StoreKind::rewrite), not with
-    // write_lines' fill loop, which the compiler makes eight 8-byte stores per line: on the
+    // write_lines' fill loop, which the compiler makes eight 8-byte stores
+    // per line: on the
     // 2-core EPYC (cores in separate L3s), alternating the two on the same
     // cores, 64 lines took 281 ns to store with the fill loop and 71-80 ns
     // with memcpy (the whole round, handoff and reader's copy included, 890
