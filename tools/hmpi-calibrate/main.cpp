@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 12";
+constexpr const char* kToolVersion = "hmpi-calibrate 13";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -594,15 +594,16 @@ std::vector<std::pair<double, double>> alternating_medians(const Plan& plan, std
     return out;
 }
 
-// fold_rewrite_line (params.hpp): the writer folding into lines its
-// readers copied the round before, less the same fold into lines of its
-// own, both sweeps alternating within each pass (as peer_args'); the slope
-// of the difference per line. With the L2's size known, the sizes come
-// from both sides of fold_rewrite_knee = L2 / (3 x 64 B), the vector a
-// reader still holds with its copy and its next input (params.hpp): the
-// slope over the sizes below it is fold_rewrite_line, the median
-// difference per line at 4 and 8 knees (well past the L2 even for this
-// tool's readers, which write no input) fold_rewrite_line_beyond. Without
+// fold_rewrite_line (params.hpp): the writer folding its input and one
+// its first reader rewrites (measure.hpp) into lines its readers copied
+// the round before, less the same fold into lines of its own, both sweeps
+// alternating within each pass (as peer_args'); the slope of the
+// difference per line. With the L2's size known, the sizes come from both
+// sides of fold_rewrite_knee = L2 / (3 x 64 B), the vector a reader still
+// holds with its copy and its next input (params.hpp): the slope over the
+// sizes below it is fold_rewrite_line, the median difference per line at
+// 4 and 8 knees (well past the L2: the first reader copies m lines and
+// rewrites m each round, 2 m) fold_rewrite_line_beyond. Without
 // it one slope over 256..16384 lines, at every size (format 12's rule).
 // Not written (no term) where the fold into shared lines is no dearer.
 void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& readers, std::size_t l2_bytes,
@@ -615,9 +616,9 @@ void measure_fold_rewrite(const Plan& plan, int writer, const std::vector<int>& 
         fl = {std::max<std::size_t>(64, knee / 32), std::max<std::size_t>(128, knee / 8), knee / 2, 4 * knee, 8 * knee};
         held_sizes = 3;
     }
-    progress("fold_rewrite_line: core %d folds into %zu..%zu lines that %zu reader(s) have just copied, and into "
-             "lines of its own%s",
-             writer, fl.front(), fl.back(), readers.size(),
+    progress("fold_rewrite_line: core %d folds its input and one core %d rewrites into %zu..%zu lines that %zu "
+             "reader(s) have just copied, and into lines of its own%s",
+             writer, readers.front(), fl.front(), fl.back(), readers.size(),
              split ? (" (knee " + std::to_string(knee) + " lines: a third of the L2)").c_str() : "");
     const auto med = alternating_medians(
         plan, fl.size(), [&](bool shared) { return fold_rewrite_times(writer, readers, fl, rounds_for(plan, fl), shared); });

@@ -475,11 +475,32 @@ std::vector<double> timed_stores(int writer_core, const std::vector<int>& reader
 
 std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared) {
-    // The lines the readers copy, the writer's private output, and its two
-    // inputs (`mine` and `src`), which nobody else reads.
-    return timed_stores(writer_core, reader_cores, lines, rounds, 4, [shared](double* p, std::size_t w, std::size_t n) {
-        reduce3_lines(p + 3 * w, p + 2 * w, shared ? p : p + w, n);
-    });
+    // Four blocks: the lines the readers copy, the writer's private output,
+    // its own input (`mine`, nobody else's) and its peer's input, which the
+    // first reader rewrites each round after its copy, as a reduction's
+    // child rewrites the send buffer its root folds next call. The peer's
+    // input matters: its misses overlap the invalidations of the fold's
+    // stores. On the 2-core EPYC guest (stop 42, slow state) two inputs of
+    // the writer's own put 10.1-10.7 ns a line on the rewrite where one
+    // rewritten by the reader puts 6.5-7.2, and 2-rank tree Allreduce,
+    // charged the former, was 15-26% high from 2 to 256 KiB.
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    const std::size_t w = max_lines * kDoublesPerLine;
+    return writer_and_readers(
+        writer_core, reader_cores, lines, rounds, 4 * max_lines, max_lines, false,
+        [shared, w](double* p, std::size_t n, double) {
+            reduce3_lines(p + 3 * w, p + 2 * w, shared ? p : p + w, n);
+            drain_stores();
+        },
+        [w](std::size_t j, const double* in, double* acc, std::size_t n) {
+            copy_lines(in, acc, n);
+            // The writer's buffer; between this reader's done flag and the
+            // next round's ready flag nobody else touches these lines.
+            if (j == 0) write_lines(const_cast<double*>(in) + 3 * w, n, acc[0] + 1.0);
+        },
+        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
+            return write_ns;
+        });
 }
 
 std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,

@@ -122,14 +122,15 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
-// One writer, `reader_cores` readers: each round the writer folds two
-// buffers of its own into `lines` with the reduction kernel into a third
-// buffer (reduce_data3's vector stores), drains its stores, and the readers
-// copy the lines the writer folds into when `shared`; otherwise the writer
-// folds into lines of its own that nobody reads (the readers copy other,
-// unchanging lines, so the rounds are alike). Per size, the median over
-// rounds of the writer's fold and drain, ns: the difference of the two is
-// fold_rewrite_line (params.hpp).
+// One writer, `reader_cores` readers: each round the writer folds a buffer
+// of its own and one the first reader rewrites each round (a reduction
+// root's own input and its child's) with the reduction kernel into
+// `lines` of a third buffer (reduce_data3's vector stores), drains its
+// stores, and the readers copy the lines the writer folds into when
+// `shared`; otherwise the writer folds into lines of its own that nobody
+// reads (the readers copy other, unchanging lines, so the rounds are
+// alike). Per size, the median over rounds of the writer's fold and drain,
+// ns: the difference of the two is fold_rewrite_line (params.hpp).
 std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                        const std::vector<std::size_t>& lines, const Rounds& rounds, bool shared);
 
