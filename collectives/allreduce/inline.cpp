@@ -37,6 +37,7 @@ CollTask allreduce_inline(CollCtx& ctx) {
     ctx.publish(kInlineFlag, 1);
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
+    inline_prefetch_read(ctx, 0, p, rank, {bytes, 0, bytes});
     // Every rank folds in rank order, for the same bits everywhere.
     const Operand own{own_inline_operand(me, mine), &type};
     auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
