@@ -32,8 +32,9 @@
 // lines each into lines others hold (a memcpy where q = 1: what it costs
 // beyond Eq. 8's c m), and across
 // domains the broadcast copies m lines into the other leaders' buffers
-// (fold_rewrite_cost, copy_rewrite_cost, cost.hpp; docs/model.md, "A fold's stores
-// into lines others read"); with one member per domain, + 2 rewrite_first
+// (what that costs beyond the copy step's c m)
+// (fold_rewrite_cost, copy_rewrite_excess, cost.hpp; docs/model.md, "A fold's stores
+// into lines others read", "Tiled's broadcast copy"); with one member per domain, + 2 rewrite_first
 // (a_b without it) for the first store of each of a leader's two copies
 // into lines its parent holds.
 // A non-commutative op's members sweep the inputs in rank order, so q - 1
@@ -200,9 +201,9 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // rewrite_line adds to it counts (2 ranks, the runs of stops 35-38:
     // charging both put tiled 12-37% over its measured time from 32 to
     // 256 KiB; docs/model.md, "Tiled's tile copy and tiled_push's pushes
-    // past the L2").
-    const double own_copy_rewrite =
-        std::max(0.0, copy_rewrite_cost(q, m, strip, buffer) - copy_line_cost(q, q.params.alpha, ws) * m);
+    // past the L2"). The broadcast's copy across, charged c_b m in the
+    // broadcast, likewise (since stop 42).
+    const double own_copy_rewrite = copy_rewrite_excess(q, m, strip, buffer, ws);
     // Where a domain has one member, both of its copies store into lines
     // the parent domain's leader has just read, one after the other on the
     // call's path: its input into its receive buffer (the parent read the
@@ -215,7 +216,7 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // (docs/model.md, "Tiled's one-member domains").
     const double first_rewrites = qq == 1 && q.s() > 1 ? 2 * rewrite_first_cost(q, q.params.beta) : 0.0;
     const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +
-                            (q.s() > 1 ? copy_rewrite_cost(q, m, q.bytes, buffer) : 0.0) + first_rewrites;
+                            (q.s() > 1 ? copy_rewrite_excess(q, m, q.bytes, buffer, ws) : 0.0) + first_rewrites;
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
            rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
 }

@@ -170,6 +170,13 @@ double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_byte
         return p.copy_rewrite_line * lines;
     return reread_buffer_rewrite_cost(c, lines, buffer_bytes);
 }
+double copy_rewrite_excess(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes,
+                           std::size_t ws) noexcept {
+    const ModelParams& p = c.params;
+    if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0 && static_cast<double>(copy_bytes) >= p.copy_rewrite_bytes)
+        return p.copy_rewrite_line * lines;
+    return std::max(0.0, reread_buffer_rewrite_cost(c, lines, buffer_bytes) - copy_line_cost(c, c.params.alpha, ws) * lines);
+}
 double rewrite_first_cost(const CostQuery& c, const LinkCost& l) noexcept {
     return c.params.rewrite_first > 0 ? c.params.rewrite_first : l.a;
 }

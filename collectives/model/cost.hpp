@@ -169,6 +169,13 @@ double result_source_rewrite_cost(const CostQuery& c) noexcept;
 // copy_rewrite_bytes (params.hpp: memcpy's stores then take every line
 // back, at every buffer size), else reread_buffer_rewrite_cost.
 double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes) noexcept;
+// What such a copy costs beyond the copy itself, for a formula that has
+// charged the copy already (c or C a line): copy_rewrite_line where it
+// applies (measured as that excess), else what rewrite_line (the whole of
+// a local copy into lines others read, as measured) adds to a local copy,
+// c_a a line in the working set `ws`, at least nothing.
+double copy_rewrite_excess(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes,
+                           std::size_t ws) noexcept;
 // The first store of a step into lines another core holds, waiting for
 // the invalidation's round trip whatever the size: rewrite_first (format
 // 13), else the link's a (a flag handoff is one such round trip and more).
