@@ -161,6 +161,12 @@ void print_params(const ModelParams& p) {
                     p.rewrite_line_beyond, p.rewrite_knee);
     else
         std::printf("  rewrite_line_beyond, rewrite_knee: not in this profile (rewrite_line throughout)\n");
+    if (p.inline_read_first > 0)
+        std::printf("  inline_read_first %.1f ns (an inline read past the prefetched lines: one more round trip "
+                    "after the flag)\n",
+                    p.inline_read_first);
+    else
+        std::printf("  inline_read_first: not in this profile (nothing charged)\n");
     if (p.rewrite_first > 0)
         std::printf("  rewrite_first %.1f ns (the first store into lines other cores hold: the invalidation's round "
                     "trip)\n",

@@ -24,6 +24,7 @@
 // without a remote read): readers may take their time.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -244,11 +245,21 @@ inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, Lin
 // (cost.hpp; docs/model.md, "Flag waits of the inline, hierarchical and
 // reduce_bcast Allreduce": without them inline Allreduce at 16 ranks was
 // predicted 0.38 us against 1.32 measured).
+// Data past the flag's line that the wait did not prefetch (a writer's
+// share of more than inline_prefetch_share(writers) lines) costs one more
+// round trip after the flag: inline_read_first (format 14; 2 ranks on the
+// EPYC guest, every inline algorithm 0.06-0.33 us slower from 512 B to 1
+// KiB than the lines account for; docs/model.md, "Inline reads past the
+// prefetched lines").
 inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, double m_far, int t,
                                std::size_t ws, int writers) noexcept {
     const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
     const double wait = writers > 1 ? all_poll_excess(q, writers + 1) : busy_excess(q, q.p());
-    return a + wait + m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
+    const double per_writer = writers > 0 ? (m_near + m_far) / writers : 0.0;
+    const bool unprefetched = q.bytes > kInlinePayloadBytes &&
+                              std::ceil(per_writer) > static_cast<double>(inline_prefetch_share(writers));
+    return a + wait + (unprefetched ? q.params.inline_read_first : 0.0) +
+           m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
            m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
 }
 // A writer's copy-in of `bytes` into its inline area. The previous call's

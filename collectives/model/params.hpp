@@ -107,6 +107,17 @@ struct ModelParams {
     // 51-60), 176-205 in its slow one (handoff 186-271). 0 (a profile
     // before format 13): the link's a stands in.
     double rewrite_first = 0;
+    // inline_read_first: what a reader of inline data its wait did not
+    // prefetch (more than kInlinePrefetchLines lines, framework/inline.hpp)
+    // waits after the flag for the data's first line, in ns: one more round
+    // trip to the writer's core, which asks for the lines only once it has
+    // seen the flag. hmpi-calibrate: the intercept of a reader's copy of
+    // 16-256 freshly copied-in lines of a rotating area, timed from the
+    // flag on (inline_read_times); its slope, 0.8-1.9 ns a line on the
+    // EPYC guest, is the link's c. 2-core EPYC guest (stop 42): 192-197 ns
+    // in its slow state, 40 in its fast one. 0 (a profile before format
+    // 14): nothing charged.
+    double inline_read_first = 0;
     // fold_rewrite_line: what a reduction kernel's stores cost more per
     // line when their lines were copied by other cores since the writer
     // last wrote them, against the same fold into lines nobody else read:

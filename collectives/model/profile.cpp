@@ -64,7 +64,9 @@ namespace {
 // or neither), and rewrite_first, optional; format 2 to 12 files are still
 // read, charging fold_rewrite_line at every size and a link's a for a first
 // rewrite.
-constexpr int kProfileFormat = 13;
+// 14: inline_read_first added, optional; format 2 to 13 files are still
+// read, charging an inline read past the prefetched lines nothing more.
+constexpr int kProfileFormat = 14;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -187,6 +189,7 @@ std::string format_profile(const ModelParams& p) {
         put(out, "rewrite_line_beyond", p.rewrite_line_beyond);
     }
     if (p.rewrite_first > 0) put(out, "rewrite_first", p.rewrite_first);
+    if (p.inline_read_first > 0) put(out, "inline_read_first", p.inline_read_first);
     if (p.busy_step > 0) put(out, "busy_step", p.busy_step);
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
@@ -317,6 +320,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "fold_rewrite_knee"          ? p.fold_rewrite_knee
              : key == "fold_rewrite_line_beyond" ? p.fold_rewrite_line_beyond
                                                  : p.rewrite_first) = x;
+            continue;
+        }
+        if (key == "inline_read_first") {
+            if (format < 14) return fail(line_no, key + " needs format 14 (the format line comes first)");
+            p.inline_read_first = x;
             continue;
         }
         if (key == "core_cache_bytes") {

@@ -493,6 +493,27 @@ TEST_CASE("tiled, one rank per domain: two first stores into lines the parent ho
           doctest::Approx(predicted(CollKind::allreduce, low, two, 1024, "tree")));
 }
 
+TEST_CASE("inline_read_first: a read past the lines the wait prefetched takes one more round trip") {
+    ModelParams none = made_up_params(), first = made_up_params();
+    first.inline_read_first = 150;
+    auto extra = [&](CollKind k, const CommTopology& t, std::size_t bytes) {
+        return predicted(k, first, t, bytes, "inline") - predicted(k, none, t, bytes, "inline");
+    };
+    // 2 ranks, one writer each: up to 8 lines come with the flag (the
+    // wait prefetches them; up to 48 B in the flag's own line), more after it.
+    const CommTopology two = machine(2, 1);
+    CHECK(extra(CollKind::allreduce, two, 8) == doctest::Approx(0));
+    CHECK(extra(CollKind::allreduce, two, 512) == doctest::Approx(0));
+    CHECK(extra(CollKind::allreduce, two, 1024) == doctest::Approx(150));
+    CHECK(extra(CollKind::allreduce, two, 4096) == doctest::Approx(150));
+    // Bcast: the reader's, in the mean over two ranks.
+    CHECK(extra(CollKind::bcast, two, 4096) == doctest::Approx(75));
+    // 16 ranks: 15 writers at once, whose wait prefetches nothing.
+    const CommTopology one = machine(1, 16);
+    CHECK(extra(CollKind::allreduce, one, 8) == doctest::Approx(0));
+    CHECK(extra(CollKind::allreduce, one, 64) == doctest::Approx(150));
+}
+
 TEST_CASE("fold_rewrite_knee: past it a fold's stores into lines others read cost fold_rewrite_line_beyond") {
     ModelParams held = made_up_params();
     held.fold_rewrite_line = 9;

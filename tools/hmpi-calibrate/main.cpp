@@ -565,6 +565,28 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
                     (knee ? ", knee at " + std::to_string(rw[knee]) + " lines" : ", no knee") + ", fit error <= " +
                     std::to_string(static_cast<int>(100 * best_err)) + "%");
 
+    // inline_read_first (params.hpp): the intercept of the reader's copy
+    // after the flag, over sizes the runtime's wait does not prefetch.
+    {
+        const std::vector<std::size_t> il = {16, 32, 64, 128, 256};
+        progress("inline_read_first: core %d copies %zu..%zu lines core %d has just copied in, from the flag on",
+                 readers.front(), il.front(), il.back(), writer);
+        const std::vector<double> it = over_passes(
+            plan.passes, [&] { return inline_read_times(writer, readers.front(), il, rounds_for(plan, il)); });
+        std::vector<double> x, y, dropped;
+        for (std::size_t i = 0; i < il.size(); ++i) {
+            progress("inline_read_first: m=%zu lines: %.1f ns after the flag", il[i], it[i]);
+            x.push_back(static_cast<double>(il[i]));
+            y.push_back(it[i]);
+        }
+        double a = 0, b = 0;
+        const double err = robust_fit(x, y, &a, &b, &dropped);
+        p->inline_read_first = std::max(a, 1.0);
+        progress("inline_read_first = %.1f ns (then %.2f ns/line)", p->inline_read_first, b);
+        notes.push_back("inline_read_first: core " + std::to_string(readers.front()) + " reading core " +
+                        std::to_string(writer) + "'s copy-in, fit error <= " +
+                        std::to_string(static_cast<int>(100 * err)) + "%");
+    }
     progress("source_line: %zu reader(s) copy %zu..%zu distinct lines each from core %d at once", readers.size(),
              fo.front(), fo.back(), writer);
     const std::vector<double> ft =

@@ -403,8 +403,11 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 }
 
 
-std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
-                                  const std::vector<std::size_t>& lines, const Rounds& rounds) {
+namespace {
+
+std::vector<double> rotating_copy_in_times(int writer_core, const std::vector<int>& reader_cores,
+                                           const std::vector<std::size_t>& lines, const Rounds& rounds,
+                                           bool time_reader) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     // The writer copies from a private buffer as the inline algorithms'
     // copy-in does (inline_copy_in: StoreKind::rewrite), not with
@@ -439,13 +442,26 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
         area.store(next, std::memory_order_relaxed);
     };
     return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, coll::kSlots * max_lines, max_lines, false, write,
+        writer_core, reader_cores, lines, rounds, coll::kSlots * max_lines, max_lines, time_reader, write,
         [&area, max_lines](std::size_t, const double* in, double* acc, std::size_t n) {
             copy_lines(in + area.load(std::memory_order_relaxed) * max_lines * kDoublesPerLine, acc, n);
         },
-        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
-            return write_ns;
+        [time_reader](double write_ns, double, const std::vector<std::int64_t>& start,
+                      const std::vector<std::int64_t>& end) {
+            return time_reader ? static_cast<double>(end[0] - start[0]) : write_ns;
         });
+}
+
+}  // namespace
+
+std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
+                                  const std::vector<std::size_t>& lines, const Rounds& rounds) {
+    return rotating_copy_in_times(writer_core, reader_cores, lines, rounds, false);
+}
+
+std::vector<double> inline_read_times(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                      const Rounds& rounds) {
+    return rotating_copy_in_times(writer_core, {reader_core}, lines, rounds, true);
 }
 
 namespace {

@@ -122,6 +122,14 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
 std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
+// rewrite_times' rounds with one reader, timing the reader instead: per
+// size, the median over rounds of its copy of the round's area, from the
+// moment it has seen the writer's flag to its copy's end, ns (the inline
+// algorithms' read of data their wait did not prefetch: inline_read_first
+// and inline_read_line, params.hpp).
+std::vector<double> inline_read_times(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
+                                      const Rounds& rounds);
+
 // One writer, `reader_cores` readers: each round the writer folds a buffer
 // of its own and one the first reader rewrites each round (a reduction
 // root's own input and its child's) with the reduction kernel into

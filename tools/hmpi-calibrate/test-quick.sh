@@ -41,6 +41,8 @@ if [ "$(nproc)" -ge 2 ]; then
   ! grep -q 'rewrite_line, source_line: one core, not measured' "$profile" || fail "rewrite_line left at the default"
   # Format 13: the first rewrite's round trip, with rewrite_line.
   grep -q '^rewrite_first [0-9]*\.*[0-9]*$' "$profile" || fail "no rewrite_first"
+  # Format 14: an inline read's round trip after the flag.
+  grep -q '^inline_read_first [0-9]*\.*[0-9]*$' "$profile" || fail "no inline_read_first"
   # The fold rewrite's knee comes with fold_rewrite_line where the L2 is
   # known (the progress names the knee) and that was written.
   if grep -q '^fold_rewrite_line ' "$profile" && grep -q 'knee [0-9]* lines: a third of the L2' "$dir/progress.txt"; then
@@ -95,7 +97,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-3]\)$/format 2/" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+sed -e "s/^format \([3-9]\|1[0-4]\)$/format 2/" -e "/^inline_read_first /d" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
     -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
