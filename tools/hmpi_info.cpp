@@ -161,18 +161,15 @@ void print_params(const ModelParams& p) {
                     p.rewrite_line_beyond, p.rewrite_knee);
     else
         std::printf("  rewrite_line_beyond, rewrite_knee: not in this profile (rewrite_line throughout)\n");
-    if (p.inline_read_first > 0)
-        std::printf("  inline_read_first %.1f ns (an inline read past the prefetched lines: one more round trip "
-                    "after the flag)\n",
-                    p.inline_read_first);
-    else
-        std::printf("  inline_read_first: not in this profile (nothing charged)\n");
-    if (p.rewrite_first > 0)
-        std::printf("  rewrite_first %.1f ns (the first store into lines other cores hold: the invalidation's round "
-                    "trip)\n",
-                    p.rewrite_first);
-    else
-        std::printf("  rewrite_first: not in this profile (a link's a stands in)\n");
+    // A round trip's term, or what stands in for it where the profile has none.
+    auto round_trip = [](const char* name, double ns, const char* what, const char* without) {
+        if (ns > 0) std::printf("  %s %.1f ns (%s)\n", name, ns, what);
+        else std::printf("  %s: not in this profile (%s)\n", name, without);
+    };
+    round_trip("inline_read_first", p.inline_read_first,
+               "an inline read past the prefetched lines: one more round trip after the flag", "nothing charged");
+    round_trip("rewrite_first", p.rewrite_first,
+               "the first store into lines other cores hold: the invalidation's round trip", "a link's a stands in");
     if (p.fold_rewrite_line > 0 && p.fold_rewrite_knee > 0 && p.fold_rewrite_line_beyond > 0)
         std::printf("  fold_rewrite_line %.2f ns/line up to fold_rewrite_knee %.0f lines, fold_rewrite_line_beyond "
                     "%.2f past it (a fold's stores into lines others read; past the knee the readers no longer hold "
