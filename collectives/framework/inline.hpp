@@ -142,6 +142,15 @@ inline bool inline_all_ready(const CollCtx& ctx, int first, int last, int skip, 
             if (q != skip) inline_prefetch(ctx, q, r);
     return ctx.all_reached_in(first, last, kInlineFlag, 1, skip);
 }
+// Member `peer`'s inline data; only after inline_ready(peer).
+inline InlineData inline_of(const CollCtx& ctx, int peer) noexcept {
+    const unsigned char* payload = ctx.payload_of(peer, kInlineFlag);
+    std::uint64_t count;
+    std::memcpy(&count, payload, sizeof count);
+    const auto bytes = static_cast<std::size_t>(count);
+    return {bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area_of(peer), bytes};
+}
+
 // After the flags: the lines a reader will fold, asked for all at once
 // before its fold walks them, where the writer wrote more than
 // kInlineReadPrefetchAbove lines (the wait prefetched none), up to
@@ -154,20 +163,9 @@ inline bool inline_all_ready(const CollCtx& ctx, int first, int last, int skip, 
 // 1.869 -> 1.868: a few percent, at the runs' noise (two identical
 // libraries differed by 3% at 2 KiB). At 2 KiB 0.716 -> 0.672 once and
 // 0.677 -> 0.692 the next time, at 1 and 1.5 KiB slower (0.570 -> 0.602,
-// 0.631 -> 0.659), so only from 33 lines on. Defined below inline_of.
+// 0.631 -> 0.659), so only from 33 lines on.
 inline constexpr std::size_t kInlineReadPrefetchAbove = 32;
 inline constexpr std::size_t kInlineReadPrefetchLines = 256;
-inline void inline_prefetch_read(const CollCtx& ctx, int first, int last, int skip, const InlineRead& r) noexcept;
-
-// Member `peer`'s inline data; only after inline_ready(peer).
-inline InlineData inline_of(const CollCtx& ctx, int peer) noexcept {
-    const unsigned char* payload = ctx.payload_of(peer, kInlineFlag);
-    std::uint64_t count;
-    std::memcpy(&count, payload, sizeof count);
-    const auto bytes = static_cast<std::size_t>(count);
-    return {bytes <= kInlinePayloadBytes ? payload + sizeof count : ctx.inline_area_of(peer), bytes};
-}
-
 inline void inline_prefetch_read(const CollCtx& ctx, int first, int last, int skip, const InlineRead& r) noexcept {
     if (lines_spanned(0, r.total) <= kInlineReadPrefetchAbove) return;
     std::size_t budget = kInlineReadPrefetchLines;
@@ -248,8 +246,8 @@ inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, Lin
 // Data past the flag's line that the wait did not prefetch (a writer's
 // share of more than inline_prefetch_share(writers) lines) costs one more
 // round trip after the flag: inline_read_first (format 14; 2 ranks on the
-// EPYC guest, every inline algorithm 0.06-0.33 us slower from 512 B to 1
-// KiB than the lines account for; docs/model.md, "Inline reads past the
+// EPYC guest, stop 40's run, every inline algorithm 0.02-0.24 us slower
+// at 1 KiB than at 512 B; docs/model.md, "Inline reads past the
 // prefetched lines").
 inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, double m_far, int t,
                                std::size_t ws, int writers) noexcept {

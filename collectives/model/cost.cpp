@@ -160,22 +160,25 @@ namespace {
 bool reread_buffer_cached(const CostQuery& c, std::size_t buffer_bytes) noexcept {
     return c.topo.l2_bytes == 0 || 2 * buffer_bytes <= c.topo.l2_bytes;
 }
+// Whether the profile measured copies of `copy_bytes` into lines others
+// read as dearer (copy_rewrite_line, an excess over the same copy).
+bool copy_rewrite_measured(const ModelParams& p, std::size_t copy_bytes) noexcept {
+    return p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0 &&
+           static_cast<double>(copy_bytes) >= p.copy_rewrite_bytes;
+}
 }  // namespace
 double reread_buffer_rewrite_cost(const CostQuery& c, double lines, std::size_t buffer_bytes) noexcept {
     return reread_buffer_cached(c, buffer_bytes) ? rewrite_cost(c, lines) : 0.0;
 }
 double copy_rewrite_cost(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes) noexcept {
-    const ModelParams& p = c.params;
-    if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0 && static_cast<double>(copy_bytes) >= p.copy_rewrite_bytes)
-        return p.copy_rewrite_line * lines;
+    if (copy_rewrite_measured(c.params, copy_bytes)) return c.params.copy_rewrite_line * lines;
     return reread_buffer_rewrite_cost(c, lines, buffer_bytes);
 }
 double copy_rewrite_excess(const CostQuery& c, double lines, std::size_t copy_bytes, std::size_t buffer_bytes,
                            std::size_t ws) noexcept {
-    const ModelParams& p = c.params;
-    if (p.copy_rewrite_bytes > 0 && p.copy_rewrite_line > 0 && static_cast<double>(copy_bytes) >= p.copy_rewrite_bytes)
-        return p.copy_rewrite_line * lines;
-    return std::max(0.0, reread_buffer_rewrite_cost(c, lines, buffer_bytes) - copy_line_cost(c, c.params.alpha, ws) * lines);
+    if (copy_rewrite_measured(c.params, copy_bytes)) return c.params.copy_rewrite_line * lines;
+    const double local_copy = copy_line_cost(c, c.params.alpha, ws) * lines;
+    return std::max(0.0, reread_buffer_rewrite_cost(c, lines, buffer_bytes) - local_copy);
 }
 double rewrite_first_cost(const CostQuery& c, const LinkCost& l) noexcept {
     return c.params.rewrite_first > 0 ? c.params.rewrite_first : l.a;

@@ -114,8 +114,8 @@ struct ModelParams {
     // seen the flag. hmpi-calibrate: the intercept of a reader's copy of
     // 16-256 freshly copied-in lines of a rotating area, timed from the
     // flag on (inline_read_times); its slope, 0.8-1.9 ns a line on the
-    // EPYC guest, is the link's c. 2-core EPYC guest (stop 42): 192-197 ns
-    // in its slow state, 40 in its fast one. 0 (a profile before format
+    // EPYC guest, is the link's c. 2-core EPYC guest (stop 42): 177-197 ns
+    // in its slow state, 40-45 in its fast one. 0 (a profile before format
     // 14): nothing charged.
     double inline_read_first = 0;
     // fold_rewrite_line: what a reduction kernel's stores cost more per

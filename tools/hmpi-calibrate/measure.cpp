@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "base/topology.hpp"
@@ -412,8 +413,7 @@ std::vector<double> rotating_copy_in_times(int writer_core, const std::vector<in
     // The writer copies from a private buffer as the inline algorithms'
     // copy-in does (inline_copy_in: StoreKind::rewrite), not with
     // write_lines' fill loop, which the compiler makes eight 8-byte stores
-    // per line: on the
-    // 2-core EPYC (cores in separate L3s), alternating the two on the same
+    // per line: on the 2-core EPYC (cores in separate L3s), alternating the two on the same
     // cores, 64 lines took 281 ns to store with the fill loop and 71-80 ns
     // with memcpy (the whole round, handoff and reader's copy included, 890
     // against 690 ns). writer_and_readers returns before `source` goes.
@@ -468,11 +468,14 @@ namespace {
 
 // The writer's `store` into the buffer (the lines its readers copy come
 // first; `regions` blocks of the largest size in all), then a drain, timed,
-// while the readers copy the first block each round.
+// while the readers copy the first block each round. Where
+// `reader_rewrites` names a block, the first reader rewrites it each round
+// after its copy (between its done flag and the next ready flag nobody
+// else touches it).
 template <class Store>
 std::vector<double> timed_stores(int writer_core, const std::vector<int>& reader_cores,
                                  const std::vector<std::size_t>& lines, const Rounds& rounds, std::size_t regions,
-                                 Store store) {
+                                 Store store, std::optional<std::size_t> reader_rewrites = std::nullopt) {
     const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
     const std::size_t w = max_lines * kDoublesPerLine;
     return writer_and_readers(
@@ -481,7 +484,11 @@ std::vector<double> timed_stores(int writer_core, const std::vector<int>& reader
             store(p, w, n);
             drain_stores();
         },
-        [](std::size_t, const double* in, double* acc, std::size_t n) { copy_lines(in, acc, n); },
+        [reader_rewrites, w](std::size_t j, const double* in, double* acc, std::size_t n) {
+            copy_lines(in, acc, n);
+            if (reader_rewrites && j == 0)
+                write_lines(const_cast<double*>(in) + *reader_rewrites * w, n, acc[0] + 1.0);
+        },
         [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
             return write_ns;
         });
@@ -500,23 +507,12 @@ std::vector<double> fold_rewrite_times(int writer_core, const std::vector<int>& 
     // the writer's own put 10.1-10.7 ns a line on the rewrite where one
     // rewritten by the reader puts 6.5-7.2, and 2-rank tree Allreduce,
     // charged the former, was 15-26% high from 2 to 256 KiB.
-    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
-    const std::size_t w = max_lines * kDoublesPerLine;
-    return writer_and_readers(
-        writer_core, reader_cores, lines, rounds, 4 * max_lines, max_lines, false,
-        [shared, w](double* p, std::size_t n, double) {
+    return timed_stores(
+        writer_core, reader_cores, lines, rounds, 4,
+        [shared](double* p, std::size_t w, std::size_t n) {
             reduce3_lines(p + 3 * w, p + 2 * w, shared ? p : p + w, n);
-            drain_stores();
         },
-        [w](std::size_t j, const double* in, double* acc, std::size_t n) {
-            copy_lines(in, acc, n);
-            // The writer's buffer; between this reader's done flag and the
-            // next round's ready flag nobody else touches these lines.
-            if (j == 0) write_lines(const_cast<double*>(in) + 3 * w, n, acc[0] + 1.0);
-        },
-        [](double write_ns, double, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&) {
-            return write_ns;
-        });
+        std::size_t{3});
 }
 
 std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& reader_cores,

@@ -125,8 +125,8 @@ std::vector<double> rewrite_times(int writer_core, const std::vector<int>& reade
 // rewrite_times' rounds with one reader, timing the reader instead: per
 // size, the median over rounds of its copy of the round's area, from the
 // moment it has seen the writer's flag to its copy's end, ns (the inline
-// algorithms' read of data their wait did not prefetch: inline_read_first
-// and inline_read_line, params.hpp).
+// algorithms' read of data their wait did not prefetch: inline_read_first,
+// params.hpp, is the intercept).
 std::vector<double> inline_read_times(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
                                       const Rounds& rounds);
 
