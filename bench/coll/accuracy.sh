@@ -9,8 +9,10 @@
 #   -c LIST      collectives (default allreduce,reduce,reduce_scatter_block,
 #                reduce_scatter,barrier: those with tree or tiled algorithms)
 #   --out DIR    output directory (default bench/coll/results/accuracy-<date>)
-# environment: HMPI_BUILD (default build), as run.sh
-# outputs, in DIR: profN.txt, roundN.* (run.sh's files), accuracy.md
+# environment: HMPI_BUILD (default build), as run.sh; CALIBRATE_TRIES (default
+#   4): calibrations a round makes at most (bench/coll/calibrate.sh: again
+#   while one changes machine state midway)
+# outputs, in DIR: profN.txt (and profN.txt.log, every try's output), roundN.* (run.sh's files), accuracy.md
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -28,7 +30,9 @@ while [[ $# -gt 0 ]]; do
 done
 mkdir -p "$out"
 for r in $(seq "$rounds"); do
-    "$build/bin/hmpi-calibrate" --output "$out/prof$r.txt" >"$out/calibrate$r.log" 2>&1
+    # A round whose calibration changed state midway scores nothing.
+    HMPI_BUILD=$build "$here/calibrate.sh" "$out/prof$r.txt" "${CALIBRATE_TRIES:-4}" >"$out/calibrate$r.log" 2>&1 ||
+        [ $? -eq 3 ]
     HMPI_BUILD=$build "$here/run.sh" --np "$np" --impls hmpi -c "$colls" --rounds 1 --root rotate \
         --profile "$out/prof$r.txt" --tag "round$r" --out "$out" >"$out/run$r.log" 2>&1
     echo "accuracy: round $r of $rounds done ($(date +%T))"

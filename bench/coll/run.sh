@@ -37,6 +37,10 @@
 #   --validate-only   only that
 #   --profile FILE    HMPI model profile: exported as HMPI_PROFILE to HMPI's
 #                     runs and hmpi-info, and given to analyze.py
+#   --calibrate       first calibrate (bench/coll/calibrate.sh: hmpi-calibrate
+#                     again while a calibration changes machine state midway,
+#                     up to CALIBRATE_TRIES times) into STEM.profile.txt and
+#                     use it as --profile
 #   --bandwidth GBPS  copy bandwidth for the 16 MiB Allreduce bound (analyze.py)
 #   --out DIR         output directory (default bench/coll/results)
 #   --prebuilt DIR    take coll_bench-<impl>, memcpy_bw, copy_bw_threads and handoff_floor (the
@@ -50,6 +54,7 @@
 #                     current directory if it exists there, else to the repo)
 #   BENCH_CFLAGS      compiler flags (default "-O2 -std=c11 -Wall -Wextra")
 #   RUN_TIMEOUT       seconds one run may take (default 600)
+#   CALIBRATE_TRIES   calibrations --calibrate makes at most (default 4)
 #   PYTHON            interpreter for analyze.py (default: /usr/bin/python3
 #                     when it has matplotlib, else python3)
 # outputs, in DIR (STEM = <date>-np<N>):
@@ -66,6 +71,7 @@
 #   STEM.copy-threads.csv  copy_bw_threads' CSV (threads,size,lat_us_median,
 #                     lat_us_min,bw_MBps): NP pinned threads copying 16 MiB each
 #                     at once, the large Allreduce's bound
+#   STEM.profile.txt  with --calibrate: the profile (and .log: every try)
 #   STEM.notes        forced algorithms that fell back to another, failures
 #   STEM.log          everything printed
 #   STEM/             analyze.py's metrics.md and PNG plots
@@ -88,6 +94,7 @@ algorithms=1
 validate=0
 validate_only=0
 profile=""
+calibrate=0
 bandwidth=""
 prebuilt=""
 out="$here/results"
@@ -109,6 +116,7 @@ while [ $# -gt 0 ]; do
     --validate) validate=1 ;;
     --validate-only) validate=1; validate_only=1 ;;
     --profile) need "$1" $#; profile=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift ;;
+    --calibrate) calibrate=1 ;;
     --bandwidth) need "$1" $#; bandwidth=$2; shift ;;
     --out) need "$1" $#; out=$2; shift ;;
     --prebuilt) need "$1" $#; prebuilt=$(cd "$2" && pwd) || die "no directory '$2'"; shift ;;
@@ -120,6 +128,7 @@ while [ $# -gt 0 ]; do
 done
 case "$np" in ''|*[!0-9]*|0) die "bad --np '$np'" ;; esac
 case "$rounds" in ''|*[!0-9]*|0) die "bad --rounds '$rounds'" ;; esac
+[ $calibrate -eq 1 ] && [ -n "$profile" ] && die "--calibrate and --profile exclude each other"
 if [ $quick -eq 1 ]; then
     [ ${#size_args[@]} -eq 0 ] && size_args=(--max 64K)
     [ ${#time_args[@]} -eq 0 ] && time_args=(--time-ms 2 --reps 3)
@@ -154,6 +163,13 @@ echo "# np $np, collectives $colls, sizes ${size_args[*]:-8..16M}, timing ${time
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l > c / 2) }' &&
     echo "# WARNING: the machine is already busy; the numbers will be noisy"
+if [ $calibrate -eq 1 ]; then
+    profile="$out/$stem.profile.txt"
+    echo "# HMPI_BUILD=$hb $here/calibrate.sh $profile ${CALIBRATE_TRIES:-4}"
+    HMPI_BUILD=$hb "$here/calibrate.sh" "$profile" "${CALIBRATE_TRIES:-4}"
+    case $? in 0) ;; 3) note "every calibration changed machine state midway; the profile mixes the two" ;;
+        *) die "calibration failed (see $profile.log)" ;; esac
+fi
 [ -n "$profile" ] && export HMPI_PROFILE="$profile" && echo "# HMPI_PROFILE=$profile"
 
 # ------------------------------------------------------------------ build --
