@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 13";
+constexpr const char* kToolVersion = "hmpi-calibrate 14";
 constexpr std::size_t kLine = 64;
 
 struct Options {

@@ -468,7 +468,16 @@ namespace {
 
 // The writer's `store` into the buffer (the lines its readers copy come
 // first; `regions` blocks of the largest size in all), then a drain, timed,
-// while the readers copy the first block each round. Where
+// while the readers copy the first block each round. They copy it as the
+// broadcasts whose sources these stores stand for do (result_bcast:
+// StoreKind::rewrite, a string move), not with memcpy: glibc's memcpy
+// leaves the string move past 1 MiB (rep_movsb_stop_threshold on the EPYC
+// guest) for vector loads, whose copies of the source lines the next
+// stores must invalidate. There (2 ranks, slow state, stop 43, paired
+// calibrations) folding into lines a reader copied with memcpy cost
+// 6.1-7.5 ns a line more than into lines of one's own past the knee, with
+// the string move 2.3-2.7; 2-rank tree Allreduce, whose reader copies so,
+// about 2.5-4 past it (docs/model.md, "The reader's copy past the knee"). Where
 // `reader_rewrites` names a block, the first reader rewrites it each round
 // after its copy (between its done flag and the next ready flag nobody
 // else touches it).
@@ -485,7 +494,7 @@ std::vector<double> timed_stores(int writer_core, const std::vector<int>& reader
             drain_stores();
         },
         [reader_rewrites, w](std::size_t j, const double* in, double* acc, std::size_t n) {
-            copy_lines(in, acc, n);
+            copy_bytes(acc, in, n * kLine, StoreKind::rewrite);
             if (reader_rewrites && j == 0)
                 write_lines(const_cast<double*>(in) + *reader_rewrites * w, n, acc[0] + 1.0);
         },
