@@ -55,6 +55,7 @@ runs=(
   "s38np2|$R/collectives-np2/stop38/full/s38np2.csv.gz|$R/collectives-np2/stop38/full/profile.txt|$R/collectives-np2/stop38/full/s38np2.notes|2|2x1,l2=1M,l3=508M"
   "s39a|$R/collectives-np2/stop39/s39a.csv.gz|$R/collectives-np2/stop39/profile.txt|$R/collectives-np2/stop39/s39a.notes|2|2x1,l2=1M,l3=508M"
   "s40np2|$R/collectives-np2/stop40/full/s40np2.csv.gz|$R/collectives-np2/stop40/full/profile.txt|$R/collectives-np2/stop40/full/s40np2.notes|2|2x1,l2=1M,l3=508M"
+  "s43np2|$R/collectives-np2/stop43/full/s43np2.csv.gz|$R/collectives-np2/stop43/full/profile.txt|$R/collectives-np2/stop43/full/s43np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
