@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench/coll/calibrate.sh against a stand-in hmpi-calibrate whose speed
+# check fails a set number of times: it calibrates again until a try stays
+# in one state, keeps the last try and says so (exit 3) when none does,
+# and passes a failed calibration on.
+#
+# usage: test_calibrate_retry.sh REPO
+set -u
+repo=${1:?usage: test_calibrate_retry.sh REPO}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+# The stand-in: tries 1..$WARN_TRIES print the speed check's warning;
+# FAIL=1 makes it fail. Every try writes its number into the profile.
+cat >"$tmp/bin/hmpi-calibrate" <<'STUB'
+#!/usr/bin/env bash
+out=""
+while [ $# -gt 0 ]; do [ "$1" = --output ] && out=$2; shift; done
+n=$(( $(cat "$COUNTER" 2>/dev/null || echo 0) + 1 ))
+echo "$n" >"$COUNTER"
+[ "${FAIL:-0}" = 1 ] && { echo "hmpi-calibrate: cannot measure" >&2; exit 1; }
+echo "hmpi-calibrate: speed check: NUMA (beta) flag handoff 200.0 ns at the start, 210.0 ns now" >&2
+[ "$n" -le "${WARN_TRIES:-0}" ] &&
+    echo "hmpi-calibrate: warning: speed check: the machine changed speed during the calibration" >&2
+echo "try $n" >"$out"
+STUB
+chmod +x "$tmp/bin/hmpi-calibrate"
+fails=0
+check() {  # name expected-status expected-tries expected-profile-line [TRIES]
+    local name=$1 want_rc=$2 want_tries=$3 want_line=$4 tries=${5:-}
+    rm -f "$tmp/count" "$tmp/p.txt"
+    HMPI_BUILD=$tmp COUNTER=$tmp/count "$repo/bench/coll/calibrate.sh" "$tmp/p.txt" $tries >"$tmp/out" 2>&1
+    local rc=$? got_tries got_line
+    got_tries=$(cat "$tmp/count" 2>/dev/null || echo 0)
+    got_line=$(cat "$tmp/p.txt" 2>/dev/null || echo none)
+    if [ "$rc" != "$want_rc" ] || [ "$got_tries" != "$want_tries" ] || [ "$got_line" != "$want_line" ]; then
+        echo "FAIL $name: status $rc tries $got_tries profile '$got_line'" \
+            "(expected $want_rc, $want_tries, '$want_line')"
+        sed 's/^/    /' "$tmp/out"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+WARN_TRIES=0 check "steady first try" 0 1 "try 1"
+WARN_TRIES=2 check "two tries change state" 0 3 "try 3"
+WARN_TRIES=9 check "every try changes state" 3 3 "try 3" 3
+WARN_TRIES=0 FAIL=1 check "calibration fails" 1 1 none
+WARN_TRIES=0 check "bad TRIES" 2 0 none 0
+# The log keeps every try's output.
+WARN_TRIES=1 check "log of two tries" 0 2 "try 2"
+if [ "$(grep -c '^# calibrate.sh: try' "$tmp/p.txt.log")" != 2 ]; then
+    echo "FAIL log: expected two tries in $tmp/p.txt.log"; fails=$((fails + 1))
+fi
+[ $fails -eq 0 ] && echo "all calibrate.sh checks passed"
+exit $((fails > 0))
