@@ -25,14 +25,18 @@ if [ "${build#/}" = "$build" ]; then
 fi
 log="$output.log"
 : >"$log" || exit 1
+try_log=$(mktemp) || exit 1
+trap 'rm -f "$try_log"' EXIT
 for t in $(seq "$tries"); do
     echo "# calibrate.sh: try $t of $tries ($(date +%T))" >>"$log"
-    "$build/bin/hmpi-calibrate" --output "$output" >>"$log" 2>&1 || {
+    "$build/bin/hmpi-calibrate" --output "$output" >"$try_log" 2>&1
+    rc=$?
+    cat "$try_log" >>"$log"
+    if [ $rc -ne 0 ]; then
         echo "calibrate.sh: hmpi-calibrate failed (see $log)" >&2
         exit 1
-    }
-    if ! tail -n +"$(grep -n "^# calibrate.sh: try $t " "$log" | cut -d: -f1)" "$log" |
-        grep -q "warning: speed check"; then
+    fi
+    if ! grep -q "warning: speed check" "$try_log"; then
         echo "calibrate.sh: $output written (try $t of $tries stayed in one machine state)"
         exit 0
     fi
