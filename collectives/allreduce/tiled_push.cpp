@@ -9,6 +9,19 @@
 // waits for every other's "done" before returning: others write into its
 // receive buffer and read its input.
 //
+// Past the cache (non-temporal stores) the last fold of each strip stores
+// its result into all p receive buffers at once, this rank's included
+// (reduce_data3_to_all: one streaming kernel, the loads of the inputs
+// overlapping the stores), instead of folding into this rank's receive
+// buffer and streaming copies of the strip out of it: that fetched each
+// line of its own receive buffer before writing it and stopped the loads
+// while each copy's stores drained. 2 ranks on the EPYC guest, 16 MiB,
+// alternating runs: 778-816 us against 891-1020 (stop 44,
+// docs/performance-collectives.md). With more than two inputs the folds
+// before the last go into a scratch strip that stays in cache. A user op,
+// a non-commutative one, a derived type or MPI_IN_PLACE keeps the fold
+// and copies.
+//
 // Why: each byte of every input is read once and each byte of every result
 // written once, by one rank, 2 p m bytes of data access in all and 2 m per
 // rank: the least an allreduce moves (../shared/design/collectives-
@@ -38,6 +51,7 @@
 // Flags: flag 1 step 1 = "my slice is in every receive buffer and I read no
 // input any more"; every rank waits for all of them before returning.
 #include <algorithm>
+#include <vector>
 #include <cmath>
 
 #include "collectives/allreduce/allreduce.hpp"
@@ -51,6 +65,53 @@ namespace {
 
 // Every input and every receive buffer.
 std::size_t push_working_set(std::size_t bytes, int p) noexcept { return 2 * static_cast<std::size_t>(p) * bytes; }
+
+// Whether the slice can be folded with its result streamed into every
+// receive buffer at once (reduce_data3_to_all): a commutative predefined
+// op, not in place, every receive buffer of the predefined type the op
+// works on (the kernel lays every output out as that type).
+bool streams_to_all(const CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    if (me.in_place || !me.op->commutative) return false;
+    for (int r = 0; r < ctx.size(); ++r)
+        if (!ctx.args_of(r).recvtype->predefined) return false;
+    return me.recvtype->predefined;
+}
+
+// Slice [lo, hi) of every input folded, a strip at a time, in the order
+// reduce_staggered takes (from this rank's input on), the last fold
+// storing its result into every receive buffer at once, past the caches.
+// With more than two inputs the folds before the last go into a scratch
+// strip that stays in cache. Same operations in the same order as the
+// fold-then-copy path, so the same bits.
+void fold_and_stream(const CollCtx& ctx, std::int64_t lo, std::int64_t hi, std::int64_t strip) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), rank = ctx.rank();
+    const Datatype& type = *me.recvtype;
+    const Op& op = *me.op;
+    TypedScratch scratch;
+    if (p > 2) scratch = TypedScratch(strip, type);
+    std::vector<void*> outs(static_cast<std::size_t>(p));
+    // Input k of the fold: rank + k's (reduce_staggered's order from this rank).
+    const auto input = [&](int k, std::int64_t a) { return at(input_of(ctx.args_of((rank + k) % p)), a); };
+    for (std::int64_t a = lo; a < hi; a += strip) {
+        const std::int64_t n = std::min(strip, hi - a);
+        for (int r = 0; r < p; ++r) outs[r] = element_at(ctx.args_of(r).recvbuf, a, *ctx.args_of(r).recvtype);
+        // The folds before the last: x_rank op x_rank+1, then x_rank+k op that.
+        const void *left = input(0, a).buf, *right = input(1, a).buf;
+        if (p > 2) {
+            reduce_staggered(
+                op, type, n, 0, p - 1, [&](int k) { return input(k, a); }, scratch.data(), type, -1, 0);
+            left = input(p - 1, a).buf;
+            right = scratch.data();
+        }
+        if (!reduce_data3_to_all(op, left, right, outs.data(), p, n, type)) {
+            reduce_data3(op, left, right, outs[rank], n, type);
+            for (int i = 1; i < p; ++i)
+                copy_data(outs[rank], n, type, outs[(rank + i) % p], n, type, StoreKind::non_temporal);
+        }
+    }
+}
 
 }  // namespace
 
@@ -67,6 +128,12 @@ CollTask allreduce_tiled_push(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
     const std::int64_t lo = tile_begin(count, rank, p, granule);
     const std::int64_t hi = tile_begin(count, rank + 1, p, granule);
+    if (out_kind == StoreKind::non_temporal && streams_to_all(ctx)) {
+        fold_and_stream(ctx, lo, hi, strip);
+        ctx.publish(1, 1);
+        CO_WAIT_UNTIL(ctx.all_reached(1, 1));
+        co_return MPI_SUCCESS;
+    }
     for (std::int64_t a = lo; a < hi; a += strip) {
         const std::int64_t n = std::min(strip, hi - a);
         void* result = element_at(me.recvbuf, a, type);

@@ -70,6 +70,17 @@ inline void reduce_data3(const Op& op, const void* in, const void* in2, void* ou
     if (count > 0) op_apply3(op, in, in2, out, count, t);
 }
 
+// out_j = in (op) in2 for every j < nouts, each result stored into all
+// outputs at once, past the caches where it can, and fenced
+// (core/op.hpp op_apply3_stream): for a fold whose result goes to several
+// receive buffers that nobody reads within the call. False, with nothing
+// done, where the op and type have no such kernel (a user op, a derived
+// type): reduce into one output and copy it instead.
+inline bool reduce_data3_to_all(const Op& op, const void* in, const void* in2, void* const* outs, int nouts,
+                                std::int64_t count, const Datatype& t) {
+    return op_apply3_stream(op, in, in2, outs, nouts, count, t);
+}
+
 // A scratch buffer laid out like `count` elements of t (so it can take part
 // in copy_data and reduce_data as that type), uninitialized.
 class TypedScratch {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "primitives/copy.hpp"
 #include "primitives/reduce.hpp"
 
 namespace hmpi {
@@ -209,6 +210,7 @@ const BasicTable g_basic;
 struct KernelIndex {
     ReduceKernel fn[prim::kReduceOps][datatype_detail::kPredefinedSlots]{};
     Reduce3Kernel fn3[prim::kReduceOps][datatype_detail::kPredefinedSlots]{};
+    prim::Reduce3StreamKernel fn3s[prim::kReduceOps][datatype_detail::kPredefinedSlots]{};
     KernelIndex() {
         const prim::KernelTable& k = prim::active_kernels();
         for (std::size_t op = 0; op < prim::kReduceOps; ++op) {
@@ -218,6 +220,7 @@ struct KernelIndex {
                 if (datatype_detail::predefined[t] && (b.groups & allowed)) {
                     fn[op][t] = k.fn[op][static_cast<std::size_t>(b.elem)];
                     fn3[op][t] = k.fn3[op][static_cast<std::size_t>(b.elem)];
+                    fn3s[op][t] = k.fn3s[op][static_cast<std::size_t>(b.elem)];
                 }
             }
         }
@@ -250,6 +253,11 @@ ReduceKernel kernel_of(const Op& op, const Datatype& type) noexcept {
 // Its three-operand form (non-null wherever kernel_of is).
 Reduce3Kernel kernel3_of(const Op& op, const Datatype& type) noexcept {
     return kernel_index().fn3[static_cast<std::size_t>(op.kind)][predefined_slot(type)];
+}
+
+// Its streaming form (null where there is none).
+prim::Reduce3StreamKernel kernel3_stream_of(const Op& op, const Datatype& type) noexcept {
+    return kernel_index().fn3s[static_cast<std::size_t>(op.kind)][predefined_slot(type)];
 }
 
 void apply_user(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& type) {
@@ -415,6 +423,22 @@ void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::in
         return;
     }
     apply_derived(op, in, in2, out, count, type, *op_basic_type(type));
+}
+
+bool op_apply3_stream(const Op& op, const void* in, const void* in2, void* const* outs, int nouts,
+                      std::int64_t count, const Datatype& type) {
+    switch (op.kind) {
+        case OpKind::replace:
+        case OpKind::no_op:
+        case OpKind::user: return false;
+        default: break;
+    }
+    if (!type.predefined) return false;
+    prim::Reduce3StreamKernel k = kernel3_stream_of(op, type);
+    if (k == nullptr) return false;
+    if (count > 0) k(in, in2, outs, nouts, static_cast<std::size_t>(count));
+    store_fence();
+    return true;
 }
 
 }  // namespace hmpi

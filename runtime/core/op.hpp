@@ -87,6 +87,16 @@ void op_apply(const Op& op, const void* in, void* inout, std::int64_t count, con
 // into out (copy_typed) and then apply the operation as op_apply does.
 void op_apply3(const Op& op, const void* in, const void* in2, void* out, std::int64_t count, const Datatype& type);
 
+// op_apply3 with one result stored into `nouts` buffers at once, each laid
+// out by `type`, past the caches where the kernel can (the streaming
+// three-operand kernels of runtime/primitives), then a store fence, so a
+// flag may be published right after. Only for a predefined operation with
+// a kernel on a predefined type: returns false, having done nothing,
+// otherwise (the caller reduces and copies instead). The outputs overlap
+// neither input nor each other.
+bool op_apply3_stream(const Op& op, const void* in, const void* in2, void* const* outs, int nouts,
+                      std::int64_t count, const Datatype& type);
+
 // op_check and op_apply in one: MPI_SUCCESS after applying the operation,
 // or MPI_ERR_OP (buffers untouched) where op_check would refuse. For
 // MPI_Reduce_local; the cheapest path for a predefined op and type.

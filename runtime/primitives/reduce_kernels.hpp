@@ -25,6 +25,10 @@
 
 #include "primitives/reduce_table.hpp"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #if !defined(HMPI_REDUCE_NS) || !defined(HMPI_REDUCE_VECTOR_BYTES)
 #error "define HMPI_REDUCE_NS and HMPI_REDUCE_VECTOR_BYTES before including reduce_kernels.hpp"
 #endif
@@ -159,6 +163,75 @@ void kernel3(const void* in_, const void* in2_, void* out_, std::size_t n) {
     for (; i < n; ++i) out[i] = Op::s(in[i], in2[i]);
 }
 
+#if HMPI_REDUCE_VECTOR_BYTES > 0
+// A vector stored past the caches (x86-64: the file's widest streaming
+// store; `p` aligned to the vector) or, elsewhere, an ordinary store.
+template <class V>
+inline void stream_store(void* p, V v) {
+#if defined(__x86_64__) && HMPI_REDUCE_VECTOR_BYTES == 64
+    _mm512_stream_si512(static_cast<__m512i*>(p), reinterpret_cast<__m512i&>(v));
+#elif defined(__x86_64__) && HMPI_REDUCE_VECTOR_BYTES == 32
+    _mm256_stream_si256(static_cast<__m256i*>(p), reinterpret_cast<__m256i&>(v));
+#elif defined(__x86_64__) && HMPI_REDUCE_VECTOR_BYTES == 16
+    _mm_stream_si128(static_cast<__m128i*>(p), reinterpret_cast<__m128i&>(v));
+#else
+    store(p, v);
+#endif
+}
+#endif
+
+// out_j[i] = Op(in[i], in2[i]) for every output j (Reduce3StreamKernel):
+// each result computed once and stored into all outputs right away, so the
+// loads of the inputs and the outputs' streaming stores overlap (a fold
+// into one buffer followed by streaming copies of it stops the loads while
+// each copy's stores drain: 12-15% slower at 16 MiB on the 2-core EPYC
+// guest, docs/performance-collectives.md "stop 44"). Elements before the
+// first output's vector boundary, and all of them when the outputs are not
+// aligned alike, take plain scalar stores.
+template <class T, class Op>
+void kernel3_stream(const void* in_, const void* in2_, void* const* outs, int nouts, std::size_t n) {
+    const T* in = static_cast<const T*>(in_);
+    const T* in2 = static_cast<const T*>(in2_);
+    std::size_t i = 0;
+    auto scalar_to = [&](std::size_t end) {
+        for (; i < end; ++i) {
+            const T r = Op::s(in[i], in2[i]);
+            for (int j = 0; j < nouts; ++j) static_cast<T*>(outs[j])[i] = r;
+        }
+    };
+#if HMPI_REDUCE_VECTOR_BYTES > 0
+    if constexpr ((std::is_integral_v<T> && sizeof(T) <= 8) || std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        using V = typename VectorOf<T>::type;
+        constexpr std::size_t lanes = sizeof(V) / sizeof(T);
+        const auto misalign = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % sizeof(V); };
+        bool alike = nouts > 0 && misalign(outs[0]) % sizeof(T) == 0;
+        for (int j = 1; j < nouts && alike; ++j) alike = misalign(outs[j]) == misalign(outs[0]);
+        if (alike) {
+            const std::size_t head = (sizeof(V) - misalign(outs[0])) % sizeof(V) / sizeof(T);
+            scalar_to(head < n ? head : n);
+            for (; i + 4 * lanes <= n; i += 4 * lanes) {
+                const V r0 = Op::v(load<V>(in + i), load<V>(in2 + i));
+                const V r1 = Op::v(load<V>(in + i + lanes), load<V>(in2 + i + lanes));
+                const V r2 = Op::v(load<V>(in + i + 2 * lanes), load<V>(in2 + i + 2 * lanes));
+                const V r3 = Op::v(load<V>(in + i + 3 * lanes), load<V>(in2 + i + 3 * lanes));
+                for (int j = 0; j < nouts; ++j) {
+                    T* o = static_cast<T*>(outs[j]) + i;
+                    stream_store(o, r0);
+                    stream_store(o + lanes, r1);
+                    stream_store(o + 2 * lanes, r2);
+                    stream_store(o + 3 * lanes, r3);
+                }
+            }
+            for (; i + lanes <= n; i += lanes) {
+                const V r = Op::v(load<V>(in + i), load<V>(in2 + i));
+                for (int j = 0; j < nouts; ++j) stream_store(static_cast<T*>(outs[j]) + i, r);
+            }
+        }
+    }
+#endif
+    scalar_to(n);
+}
+
 // inout[i] = Op(in[i], inout[i]) for i in [0, n): the three-operand kernel
 // with out = inout (one body, so both forms give the same bits).
 template <class T, class Op>
@@ -175,16 +248,21 @@ template <class F>
 void complex_sum(const void* in, void* inout, std::size_t n) {
     complex_sum3<F>(in, inout, inout, n);
 }
-
-inline void set(KernelTable& t, ReduceOp op, Elem e, ReduceKernel k, Reduce3Kernel k3) {
-    t.fn[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k;
-    t.fn3[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k3;
+template <class F>
+void complex_sum3_stream(const void* in, const void* in2, void* const* outs, int nouts, std::size_t n) {
+    kernel3_stream<F, Sum>(in, in2, outs, nouts, 2 * n);
 }
 
-// Both forms of the kernel of Op on arrays of T.
+inline void set(KernelTable& t, ReduceOp op, Elem e, ReduceKernel k, Reduce3Kernel k3, Reduce3StreamKernel k3s) {
+    t.fn[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k;
+    t.fn3[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k3;
+    t.fn3s[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)] = k3s;
+}
+
+// Every form of the kernel of Op on arrays of T.
 template <class T, class Op>
 void set(KernelTable& t, ReduceOp op, Elem e) {
-    set(t, op, e, &kernel<T, Op>, &kernel3<T, Op>);
+    set(t, op, e, &kernel<T, Op>, &kernel3<T, Op>, &kernel3_stream<T, Op>);
 }
 
 // Every operation on an integer kind: T as declared (for comparisons) and U,
@@ -224,8 +302,8 @@ void add_common(KernelTable& t) {
     add_integer<std::uint64_t, std::uint64_t>(t, Elem::u64);
     add_floating<float>(t, Elem::f32);
     add_floating<double>(t, Elem::f64);
-    set(t, ReduceOp::sum, Elem::c32, &complex_sum<float>, &complex_sum3<float>);
-    set(t, ReduceOp::sum, Elem::c64, &complex_sum<double>, &complex_sum3<double>);
+    set(t, ReduceOp::sum, Elem::c32, &complex_sum<float>, &complex_sum3<float>, &complex_sum3_stream<float>);
+    set(t, ReduceOp::sum, Elem::c64, &complex_sum<double>, &complex_sum3<double>, &complex_sum3_stream<double>);
 }
 
 }  // namespace

@@ -25,6 +25,13 @@ using ReduceKernel = void (*)(const void* in, void* inout, std::size_t n);
 // may be the same pointer. Partial overlaps are not allowed.
 using Reduce3Kernel = void (*)(const void* in, const void* in2, void* out, std::size_t n);
 
+// out_j[i] = in[i] (op) in2[i] for every j < nouts: one result, stored into
+// several buffers as it is computed, with non-temporal stores where the
+// kind has vectors and the outputs are aligned alike (plain stores
+// otherwise). Outputs overlap neither input nor each other. No store fence:
+// the caller's (store_fence, primitives/copy.hpp) before anyone reads them.
+using Reduce3StreamKernel = void (*)(const void* in, const void* in2, void* const* outs, int nouts, std::size_t n);
+
 // The operations that have kernels. MPI_REPLACE and MPI_NO_OP need none
 // (a copy and nothing): the core handles them without the table.
 enum class ReduceOp : std::uint8_t {
@@ -75,6 +82,7 @@ inline constexpr std::size_t kIsas = static_cast<std::size_t>(Isa::count_);
 struct KernelTable {
     ReduceKernel fn[kReduceOps][kElems];
     Reduce3Kernel fn3[kReduceOps][kElems];
+    Reduce3StreamKernel fn3s[kReduceOps][kElems];
 };
 
 // Each instruction set's file fills in the kernels it has (reduce_portable.cpp

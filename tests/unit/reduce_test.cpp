@@ -142,9 +142,11 @@ void check_kernel(ReduceOp op, Elem e, Make make_value, Ref ref) {
         if (!t) continue;
         prim::ReduceKernel k = t->fn[static_cast<int>(op)][static_cast<int>(e)];
         prim::Reduce3Kernel k3 = t->fn3[static_cast<int>(op)][static_cast<int>(e)];
+        prim::Reduce3StreamKernel k3s = t->fn3s[static_cast<int>(op)][static_cast<int>(e)];
         INFO("isa ", prim::isa_name(static_cast<Isa>(isa)), ", op ", static_cast<int>(op), ", elem ", prim::elem_name(e));
         REQUIRE((k != nullptr));
         REQUIRE((k3 != nullptr));
+        REQUIRE((k3s != nullptr));
         Gen g;
         auto first_wrong = [](const std::vector<T>& got, const std::vector<T>& want) {
             for (std::size_t i = 0; i < got.size(); ++i)
@@ -181,6 +183,29 @@ void check_kernel(ReduceOp op, Elem e, Make make_value, Ref ref) {
                     INFO("3-operand, out == in2: first wrong element ", bad);
                     CHECK(bad == SIZE_MAX);
                     CHECK(first_wrong(in, in0) == SIZE_MAX);
+                }
+                {
+                    // One result into three outputs of one buffer, `n + 3` apart (so
+                    // their vector alignments agree for some counts and not for
+                    // others), then with the middle one shifted by one more element
+                    // (never alike): every output gets it, nothing around them changes.
+                    for (std::size_t skew : {0, 1}) {
+                        const std::size_t stride = n + 3;
+                        std::vector<T> outs(3 * stride + 2), outs0(outs.size());
+                        for (T& v : outs) v = make_value(g, op);
+                        outs0 = outs;
+                        std::vector<T> want3 = outs;
+                        void* dst[3];
+                        for (std::size_t j = 0; j < 3; ++j) {
+                            const std::size_t at = j * stride + shift + (j == 1 ? skew : 0);
+                            dst[j] = outs.data() + at;
+                            for (std::size_t i = 0; i < n; ++i) want3[at + i] = want_out[shift + i];
+                        }
+                        k3s(in0.data() + shift, io0.data() + shift, dst, 3, n);
+                        const std::size_t bad = first_wrong(outs, want3);
+                        INFO("3-operand streamed to 3 outputs, skew ", skew, ": first wrong element ", bad);
+                        CHECK(bad == SIZE_MAX);
+                    }
                 }
                 {
                     // Two operands.
@@ -279,7 +304,7 @@ TEST_CASE("the vector instruction sets have their own kernels for the common kin
     }
 }
 
-TEST_CASE("every two-operand kernel has a three-operand twin, and no other entry has one") {
+TEST_CASE("every two-operand kernel has a three-operand twin and a streaming one, and no other entry has one") {
     for (int isa = 0; isa < static_cast<int>(prim::kIsas); ++isa) {
         const prim::KernelTable* t = prim::kernels_for(static_cast<Isa>(isa));
         if (!t) continue;
@@ -289,6 +314,7 @@ TEST_CASE("every two-operand kernel has a three-operand twin, and no other entry
                 INFO("isa ", prim::isa_name(static_cast<Isa>(isa)), ", op ", op, ", elem ",
                      prim::elem_name(static_cast<Elem>(e)));
                 CHECK((t->fn[op][e] != nullptr) == (t->fn3[op][e] != nullptr));
+                CHECK((t->fn[op][e] != nullptr) == (t->fn3s[op][e] != nullptr));
                 pairs += t->fn[op][e] != nullptr;
             }
         // 9 integer kinds x 10 operations, 5 floating x 4, 5 complex x 2, 8 pairs x 2.
@@ -497,6 +523,37 @@ void subtract(void* in, void* inout, int* len, MPI_Datatype* type) {
 }
 
 }  // namespace
+
+TEST_CASE("op_apply3_stream stores one result into every output, or does nothing where it has no kernel") {
+    const Datatype& dbl = *datatype_from_handle(MPI_DOUBLE);
+    const Op& sum = *op_from_handle(MPI_SUM);
+    const std::size_t n = 1027;
+    std::vector<double> a(n), b(n), o1(n + 1, -1.0), o2(n + 1, -1.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        a[i] = static_cast<double>(i) * 0.25;
+        b[i] = 5.0 - static_cast<double>(i);
+    }
+    void* outs[2] = {o1.data(), o2.data() + 1};  // one of them off the vector alignment
+    CHECK(op_apply3_stream(sum, a.data(), b.data(), outs, 2, static_cast<std::int64_t>(n), dbl));
+    for (std::size_t i = 0; i < n; ++i) {
+        CHECK(o1[i] == a[i] + b[i]);
+        CHECK(o2[i + 1] == a[i] + b[i]);
+    }
+    CHECK(o1[n] == -1.0);
+    CHECK(o2[0] == -1.0);
+
+    // No kernel: a user operation, MPI_REPLACE, a derived type. Nothing written.
+    std::vector<double> untouched(n + 1, -1.0);
+    const Op* user = op_create([](void*, void*, int*, MPI_Datatype*) {}, true);
+    const Datatype* pair = build({TypePart{&dbl, 0, 2}});
+    void* one[1] = {untouched.data()};
+    CHECK_FALSE(op_apply3_stream(*user, a.data(), b.data(), one, 1, static_cast<std::int64_t>(n), dbl));
+    CHECK_FALSE(op_apply3_stream(*op_from_handle(MPI_REPLACE), a.data(), b.data(), one, 1,
+                                 static_cast<std::int64_t>(n), dbl));
+    CHECK_FALSE(op_apply3_stream(sum, a.data(), b.data(), one, 1, static_cast<std::int64_t>(n / 2), *pair));
+    CHECK(untouched == std::vector<double>(n + 1, -1.0));
+    op_release(user);
+}
 
 TEST_CASE("op_apply3 writes in (op) in2 into a third buffer, as op_apply would into in2") {
     const Datatype& dbl = *datatype_from_handle(MPI_DOUBLE);
