@@ -2,7 +2,8 @@
 # np16.sh - the 16-rank measurement in one call on the lent 16-core machine:
 # unpack the bundle's system files (make-bundle.sh), calibrate, run every
 # collective side by side with Open MPI and MPICH and every HMPI algorithm
-# forced (bench/coll/run.sh --prebuilt), then 16 MiB Allreduce, Bcast and
+# forced (bench/coll/run.sh --prebuilt), the 16 MiB Allreduce paired with
+# its copy bound (bench/coll/bound16.sh), then 16 MiB Allreduce, Bcast and
 # Reduce; leaves the CSVs, notes, model predictions, profile and logs in
 # OUTDIR, to be analyzed back home (bench/device/README.md).
 #
@@ -41,9 +42,9 @@ el() { echo "[t=$(($(date +%s) - T0))s] $*"; }
 left() { echo $((budget - ($(date +%s) - T0) - $1)); }
 [ -x "$bundle/build/bin/hmpirun" ] || { el "no bundle at $bundle (bench/device/make-bundle.sh)"; exit 1; }
 
-sizes=(--min 8 --max 4M) big=(--sizes 16M)
+sizes=(--min 8 --max 4M) big=(--sizes 16M) bound_size=16M bound_rounds=5
 if [ $local -eq 1 ]; then
-    np=${np:-2} rounds=1 sizes=(--sizes 8,4K) big=(--sizes 64K)
+    np=${np:-2} rounds=1 sizes=(--sizes 8,4K) big=(--sizes 64K) bound_size=64K bound_rounds=2
 else
     np=${np:-$(($(nproc) < 16 ? $(nproc) : 16))}
 fi
@@ -89,8 +90,16 @@ run() { # TAG TIMEOUT run.sh-arguments...
     cp "$results/$tag".{csv,notes,model.csv,memcpy.csv,copy-threads.csv} "$out/" 2>/dev/null
     return 0
 }
-# The main run first, leaving 100 s for the 16 MiB step.
-run "np$np" "$(left 100)" "${sizes[@]}" --time-ms 4 --reps 3 --rounds "$rounds" --root rotate
+# The main run first, leaving 140 s for the paired bound and the 16 MiB step.
+run "np$np" "$(left 140)" "${sizes[@]}" --time-ms 4 --reps 3 --rounds "$rounds" --root rotate
+# The 16 MiB Allreduce against the copy bound and the fold-push floor,
+# paired within each round (bench/coll/bound16.sh).
+el "bound16 (timeout 40s)"
+timeout 40 "$repo/bench/coll/bound16.sh" --np "$np" --size "$bound_size" --rounds "$bound_rounds" \
+    --bindir "$bundle/pre" --hmpirun "$bundle/build/bin/hmpirun" ${pf[1]:+--profile "${pf[1]}"} \
+    --out "$out/bound16.csv" >"$out/bound16.txt" 2>&1
+el "bound16: status $?"
+tail -8 "$out/bound16.txt"
 run "np$np-16M" "$(left 5)" -c allreduce,bcast,reduce "${big[@]}" --time-ms 20 --reps 3 --rounds 2
 gzip -f "$out"/*.csv 2>/dev/null
 el "done: $(ls "$out" | tr '\n' ' ')"
