@@ -166,6 +166,12 @@ void print_params(const ModelParams& p) {
         if (ns > 0) std::printf("  %s %.1f ns (%s)\n", name, ns, what);
         else std::printf("  %s: not in this profile (%s)\n", name, without);
     };
+    if (p.fold_stream_line > 0)
+        std::printf("  fold_stream_line %.3f ns/line of a rank's vector (past the caches, every slice folded and "
+                    "streamed into every receive buffer at once: tiled_push)\n",
+                    p.fold_stream_line);
+    else
+        std::printf("  fold_stream_line: not in this profile (tiled_push's streaming path: its fold and its pushes)\n");
     round_trip("inline_read_first", p.inline_read_first,
                "an inline read past the prefetched lines: one more round trip after the flag", "nothing charged");
     round_trip("rewrite_first", p.rewrite_first,

@@ -41,7 +41,9 @@
 //     + (p - 1) m/p W, W = 0 in cache, 64 B / nt_copy_bandwidth beyond
 // (the pushes: stores into lines the rank wrote in the previous call and
 // holds, below at allreduce_tiled_push_cost); a vector of one line, one
-// slice: - (a + Y(p)) / p, its one rank's closing wait.
+// slice: - (a + Y(p)) / p, its one rank's closing wait. Beyond the cache
+// with a commutative op, where the profile measured it (format 15):
+//   T = 2 (a + Y(p)) + m fold_stream_line + peer_args (p - 1)
 //
 // Any op: a non-commutative one folds each slice in rank order
 // (reduce_staggered). MPI_IN_PLACE: slice k of every receive buffer (an
@@ -190,6 +192,13 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // profiles of the same state: 8-64 B 11-28% high without it, 128 B on
     // within 15%; docs/model.md, "tiled_push's one-line vectors").
     const double lone_slice = q.bytes <= kCacheLine ? slice_fold_wait_cost(q) / p : 0.0;
+    // Past the cache with a commutative op the fold and the pushes are one
+    // streaming pass (fold_and_stream): m lines read and m stored per rank
+    // whatever p, measured as a whole (fold_stream_line, params.hpp),
+    // between the same two waits and sweep of the peers' arguments.
+    if (q.spills(ws) && q.commutative && q.params.fold_stream_line > 0)
+        return 2 * slice_fold_wait_cost(q) + q.params.fold_stream_line * q.m() + peer_args_sweep_cost(q, p - 1) -
+               lone_slice;
     return slice_fold_cost(q, true) + push_line * (p - 1) * slice - lone_slice;
 }
 

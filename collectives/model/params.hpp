@@ -118,6 +118,22 @@ struct ModelParams {
     // in its slow state, 40-45 in its fast one. 0 (a profile before format
     // 14): nothing charged.
     double inline_read_first = 0;
+    // fold_stream_line: ns per line of one rank's vector for an allreduce
+    // past the caches whose ranks each fold their slice of every input and
+    // store the result into every receive buffer at once, non-temporal
+    // (tiled_push's streaming path, reduce_data3_to_all): every input line
+    // read once, every result line stored once. Each of p ranks reads m/p
+    // lines of each of p inputs and stores as many into each of p outputs,
+    // m lines in and m out whatever p, so the call costs m
+    // fold_stream_line. Measured with every core of the machine at once on
+    // vectors beyond the caches, each input rewritten in full before every
+    // round as by the application that produced it (hmpi-calibrate); with
+    // fewer ranks than cores an over-estimate (fewer threads share the
+    // memory). 2-core EPYC guest (stop 44): 2.6-2.9 ns a line, where the
+    // fold and the pushes charged apart made 3.2 (16 MiB measured 701 us,
+    // predicted 845 without it). 0 (a profile before format 15, or one
+    // core): tiled_push is charged its fold and its pushes.
+    double fold_stream_line = 0;
     // fold_rewrite_line: what a reduction kernel's stores cost more per
     // line when their lines were copied by other cores since the writer
     // last wrote them, against the same fold into lines nobody else read:

@@ -66,7 +66,9 @@ namespace {
 // rewrite.
 // 14: inline_read_first added, optional; format 2 to 13 files are still
 // read, charging an inline read past the prefetched lines nothing more.
-constexpr int kProfileFormat = 14;
+// 15: fold_stream_line added, optional; format 2 to 14 files are still
+// read, charging tiled_push's streaming path its fold and its pushes.
+constexpr int kProfileFormat = 15;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -190,6 +192,7 @@ std::string format_profile(const ModelParams& p) {
     }
     if (p.rewrite_first > 0) put(out, "rewrite_first", p.rewrite_first);
     if (p.inline_read_first > 0) put(out, "inline_read_first", p.inline_read_first);
+    if (p.fold_stream_line > 0) put(out, "fold_stream_line", p.fold_stream_line);
     if (p.busy_step > 0) put(out, "busy_step", p.busy_step);
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
@@ -320,6 +323,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "fold_rewrite_knee"          ? p.fold_rewrite_knee
              : key == "fold_rewrite_line_beyond" ? p.fold_rewrite_line_beyond
                                                  : p.rewrite_first) = x;
+            continue;
+        }
+        if (key == "fold_stream_line") {
+            if (format < 15) return fail(line_no, key + " needs format 15 (the format line comes first)");
+            p.fold_stream_line = x;
             continue;
         }
         if (key == "inline_read_first") {

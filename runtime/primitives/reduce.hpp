@@ -40,6 +40,11 @@ inline Reduce3Kernel reduce3_kernel(ReduceOp op, Elem e) noexcept {
     return active_kernels().fn3[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
 }
 
+// Its streaming form (Reduce3StreamKernel): one result into several
+// outputs, non-temporal where it can; nullptr if there is none.
+inline Reduce3StreamKernel reduce3_stream_kernel(ReduceOp op, Elem e) noexcept {
+    return active_kernels().fn3s[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
+}
 // Bytes of one element of kind e (its C type's sizeof, padding included).
 std::size_t elem_size(Elem e) noexcept;
 const char* elem_name(Elem e) noexcept;

@@ -283,3 +283,33 @@ TEST_CASE("slice folds are charged R_slices where the profile has it; disseminat
     // at once: R, not R_slices (Eq. 6 at p = q = 2: a_a + max(r, R 2) m).
     CHECK(li_dissemination(after, 2, 2, 1, 64, 0) == doctest::Approx(100 + 10 * 64));
 }
+
+TEST_CASE("tiled_push past the cache: one streaming pass of m lines where the profile has fold_stream_line") {
+    ModelParams p = made_up_params();
+    const CommTopology two = sockets(1, 2);
+    const std::size_t beyond = std::size_t{64} << 20;  // 2 p m = 256 MiB, past C
+    const CostQuery old_q{p, two, CollKind::allreduce, beyond, true};
+    REQUIRE(old_q.spills(2 * 2 * beyond));
+    // Without the measurement (a profile before format 15): the fold and the
+    // pushes, 64 B / nt_copy_bandwidth a pushed line.
+    const double slice = old_q.m() / 2;
+    const double fold_and_pushes = slice_fold_cost(old_q, true) + 64.0 / p.nt_copy_bandwidth * slice;
+    CHECK(allreduce_tiled_push_cost(old_q) == doctest::Approx(fold_and_pushes));
+
+    p.fold_stream_line = 3;
+    const CostQuery q{p, two, CollKind::allreduce, beyond, true};
+    // 2 (a + Y(p)) + m fold_stream_line (peer_args 0 in the made-up profile).
+    const double streamed = 2 * slice_fold_wait_cost(q) + 3 * q.m();
+    CHECK(allreduce_tiled_push_cost(q) == doctest::Approx(streamed));
+    CHECK(streamed != doctest::Approx(fold_and_pushes));
+    // A non-commutative op keeps the fold and its copies, and so does a
+    // vector in cache.
+    const CostQuery ordered{p, two, CollKind::allreduce, beyond, false};
+    CHECK(allreduce_tiled_push_cost(ordered) > streamed);
+    CHECK(allreduce_tiled_push_cost(ordered) ==
+          doctest::Approx(allreduce_tiled_push_cost(CostQuery{made_up_params(), two, CollKind::allreduce, beyond,
+                                                              false})));
+    const CostQuery in_cache{p, two, CollKind::allreduce, 64 * 64, true};
+    const CostQuery in_cache_old{made_up_params(), two, CollKind::allreduce, 64 * 64, true};
+    CHECK(allreduce_tiled_push_cost(in_cache) == doctest::Approx(allreduce_tiled_push_cost(in_cache_old)));
+}

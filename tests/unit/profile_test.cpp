@@ -41,6 +41,7 @@ ModelParams sample() {
     p.fold_rewrite_knee = 5461;
     p.rewrite_first = 212.25;
     p.inline_read_first = 187.5;
+    p.fold_stream_line = 2.625;
     p.fold_rewrite_line_beyond = 3.25;
     p.copy_rewrite_bytes = 1048576;
     p.copy_rewrite_line = 8.375;
@@ -84,8 +85,18 @@ std::string without_knee(std::string t) {
     return t;
 }
 
-// `t` (format 14) as format 13: without its inline_read_first line.
+// `t` (format 15) as format 14: without its fold_stream_line line.
+std::string as_format14(std::string t) {
+    const std::size_t at = t.find("\nfold_stream_line ");
+    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    const std::size_t f = t.find("format 15");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 14");
+}
+
+// `t` (format 14 or 15) as format 13: without its inline_read_first line.
 std::string as_format13(std::string t) {
+    if (t.find("format 15") != std::string::npos) t = as_format14(t);
     const std::size_t at = t.find("\ninline_read_first ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 14");
@@ -95,7 +106,7 @@ std::string as_format13(std::string t) {
 
 // `t` (format 13 or 14) as format 12: without its fold rewrite knee's lines.
 std::string as_format12(std::string t) {
-    if (t.find("format 14") != std::string::npos) t = as_format13(t);
+    if (t.find("format 14") != std::string::npos || t.find("format 15") != std::string::npos) t = as_format13(t);
     for (const char* k : {"\nfold_rewrite_knee ", "\nfold_rewrite_line_beyond ", "\nrewrite_first "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -107,7 +118,9 @@ std::string as_format12(std::string t) {
 
 // `t` (format 12 or 13) as format 11: without its switch_handoff line.
 std::string as_format11(std::string t) {
-    if (t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos) t = as_format12(t);
+    if (t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos ||
+        t.find("format 15") != std::string::npos)
+        t = as_format12(t);
     const std::size_t at = t.find("\nswitch_handoff ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 12");
@@ -119,7 +132,7 @@ std::string as_format11(std::string t) {
 // copy_rewrite lines.
 std::string as_format10(std::string t) {
     if (t.find("format 12") != std::string::npos || t.find("format 13") != std::string::npos ||
-        t.find("format 14") != std::string::npos)
+        t.find("format 14") != std::string::npos || t.find("format 15") != std::string::npos)
         t = as_format11(t);
     for (const char* k : {"\nfold_rewrite_line ", "\ncopy_rewrite_bytes ", "\ncopy_rewrite_line "}) {
         const std::size_t at = t.find(k);
@@ -139,7 +152,8 @@ const std::initializer_list<const char*> kSliceKeys = {
 // of its format line.
 std::string without_slices(std::string t, const char* format) {
     if (t.find("format 11") != std::string::npos || t.find("format 12") != std::string::npos ||
-        t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos)
+        t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos ||
+        t.find("format 15") != std::string::npos)
         t = as_format10(t);
     for (const char* k : kSliceKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
@@ -182,7 +196,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 14") return t;
+    if (f == "format 15") return t;
+    if (f == "format 14") return as_format14(t);
     if (f == "format 13") return as_format13(t);
     if (f == "format 12") return as_format12(t);
     if (f == "format 11") return as_format11(t);
@@ -461,7 +476,7 @@ TEST_CASE("a profile before format 13, or one without them, has no fold rewrite 
     // Both or neither; only with fold_rewrite_line; only format 13 has them.
     CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
     CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
-    CHECK(rejection(edited("format 14", "format 12")).find("needs format 13") != std::string::npos);
+    CHECK(rejection(edited("format 15", "format 12")).find("needs format 13") != std::string::npos);
     std::string first_only = as_format12(format_profile(sample())) + "rewrite_first 212.25\n";
     CHECK(rejection(first_only).find("rewrite_first needs format 13") != std::string::npos);
     p = sample();
@@ -479,6 +494,19 @@ TEST_CASE("inline_read_first: format 14, optional, round trip") {
     CHECK(format_profile(p).find("inline_read_first") == std::string::npos);
     std::string t13 = as_format13(format_profile(sample())) + "inline_read_first 187.5\n";
     CHECK(rejection(t13).find("inline_read_first needs format 14") != std::string::npos);
+}
+
+TEST_CASE("fold_stream_line: format 15, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.fold_stream_line == doctest::Approx(2.625));
+    // Before format 15, or not measured: none (tiled_push's fold and pushes).
+    CHECK(parsed(as_format14(format_profile(sample()))).fold_stream_line == 0);
+    ModelParams p = sample();
+    p.fold_stream_line = 0;
+    CHECK(format_profile(p).find("fold_stream_line") == std::string::npos);
+    std::string t14 = as_format14(format_profile(sample())) + "fold_stream_line 2.625\n";
+    CHECK(rejection(t14).find("fold_stream_line needs format 15") != std::string::npos);
+    CHECK(rejection(edited("fold_stream_line 2.625", "fold_stream_line -1")).find("positive") != std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -520,12 +548,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 14", "format 15")).find("format 15") != std::string::npos);
+    CHECK(rejection(edited("format 15", "format 16")).find("format 16") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 14", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 15", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 14", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 15", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

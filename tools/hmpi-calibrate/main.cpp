@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 14";
+constexpr const char* kToolVersion = "hmpi-calibrate 15";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -757,6 +757,33 @@ void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size
              100 * err);
 }
 
+// fold_stream_line (params.hpp): every core at once folding its slice of
+// every core's vector and streaming it into every result (fold_stream_time),
+// the vectors together beyond the caches (the plan's first beyond-cache
+// working set, inputs and results): the median round over the lines of one
+// vector.
+void measure_fold_stream(const Plan& plan, const Machine& m, coll::ModelParams* p, std::vector<std::string>& notes) {
+    std::vector<int> cores;
+    for (const Core& c : m.cores) cores.push_back(c.index);
+    const std::size_t t = cores.size();
+    if (t < 2 || plan.mem_ws.empty()) {
+        const std::string why = t < 2 ? "one core" : plan.no_mem_why;
+        notes.push_back("fold_stream_line: not measured (" + why + ")");
+        progress("fold_stream_line: not measured (%s)", why.c_str());
+        return;
+    }
+    const std::size_t lines = std::max<std::size_t>(lines_for(plan.mem_ws.front(), 2 * t) / t * t, t);
+    const int rounds = plan.quick ? 3 : 9;
+    progress("fold_stream_line: %zu threads at once, each folding its slice of all %zu vectors of %s and streaming "
+             "it into all %zu results, %d rounds",
+             t, t, mib(lines * kLine).c_str(), t, rounds);
+    const double ns = fold_stream_time(cores, lines, rounds);
+    p->fold_stream_line = std::max(ns / static_cast<double>(lines), 0.01);
+    notes.push_back("fold_stream_line: " + std::to_string(t) + " threads, vectors of " + mib(lines * kLine) +
+                    ", median of " + std::to_string(rounds - 1) + " rounds");
+    progress("fold_stream_line = %.3f ns per line of a vector (%.1f us a round)", p->fold_stream_line, ns / 1000);
+}
+
 // peer_args (params.hpp): a pair's 1-line round trip whose reader reaches
 // the line through a pointer and a record the writer has just written (as a
 // rank reaches a peer's buffer through its CollCall), less the same round
@@ -1251,7 +1278,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 9);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 10);
 
     std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -1344,6 +1371,9 @@ int run_calibration(const Options& opt) {
              mib(copy_bytes).c_str());
     copy_bandwidths(c0.index, copy_bytes, opt.quick ? 3 : 7, &p.copy_bandwidth, &p.nt_copy_bandwidth);
     progress("copy: %.2f bytes/ns (GB/s), non-temporal %.2f bytes/ns", p.copy_bandwidth, p.nt_copy_bandwidth);
+
+    ++g_step;
+    measure_fold_stream(plan, m, &p, notes);
 
     ++g_step;
     progress("call overhead: MPI_Barrier on a one-rank communicator (hmpi-call-overhead under hmpirun -np 1)");

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -639,6 +640,74 @@ void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, do
         *non_temporal = static_cast<double>(bytes) / *std::min_element(nt.begin(), nt.end());
     });
     th.join();
+}
+
+double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int rounds) {
+    const std::size_t t = cores.size();
+    const prim::Reduce3Kernel fold3 = prim::reduce3_kernel(prim::ReduceOp::sum, prim::Elem::f64);
+    const prim::ReduceKernel fold = prim::reduce_kernel(prim::ReduceOp::sum, prim::Elem::f64);
+    const prim::Reduce3StreamKernel stream = prim::reduce3_stream_kernel(prim::ReduceOp::sum, prim::Elem::f64);
+    // tiled_push's strip (collectives/allreduce/knobs.hpp strip_bytes).
+    constexpr std::size_t kStripLines = 32 * 1024 / kLine;
+    std::vector<double*> in(t), out(t);
+    std::vector<std::int64_t> start(t * static_cast<std::size_t>(rounds)), end(start.size());
+    std::barrier sync(static_cast<std::ptrdiff_t>(t));
+    std::atomic<bool> wrong{false};
+    auto body = [&](std::size_t k) {
+        bind(cores[k]);
+        Buffer mine(lines), result(lines), scratch(kStripLines);
+        in[k] = mine.data;
+        out[k] = result.data;
+        sync.arrive_and_wait();
+        const std::size_t lo = lines * k / t, hi = lines * (k + 1) / t;
+        std::vector<void*> outs(t);
+        for (int r = 0; r < rounds; ++r) {
+            write_lines(mine.data, lines, static_cast<double>(r + 1 + static_cast<int>(k)));
+            sync.arrive_and_wait();
+            const std::int64_t t0 = now_ns();
+            for (std::size_t a = lo; a < hi; a += kStripLines) {
+                const std::size_t n = std::min(kStripLines, hi - a) * kDoublesPerLine, at = a * kDoublesPerLine;
+                for (std::size_t j = 0; j < t; ++j) outs[j] = out[j] + at;
+                const double* left = in[k] + at;
+                const double* right = in[(k + 1) % t] + at;
+                if (t > 2) {
+                    fold3(in[k] + at, in[(k + 1) % t] + at, scratch.data, n);
+                    for (std::size_t j = 2; j + 1 < t; ++j) fold(in[(k + j) % t] + at, scratch.data, n);
+                    left = in[(k + t - 1) % t] + at;
+                    right = scratch.data;
+                }
+                stream(left, right, outs.data(), static_cast<int>(t), n);
+                store_fence();
+            }
+            const std::int64_t t1 = now_ns();
+            start[static_cast<std::size_t>(r) * t + k] = t0;
+            end[static_cast<std::size_t>(r) * t + k] = t1;
+            sync.arrive_and_wait();  // every result written, nobody reads an input any more
+        }
+        // The last round's inputs were r + 1 + k with r = rounds - 1: their sum.
+        double want = 0;
+        for (std::size_t j = 0; j < t; ++j) want += static_cast<double>(rounds + static_cast<int>(j));
+        for (std::size_t i = 0; i < lines * kDoublesPerLine; i += kDoublesPerLine)
+            if (result.data[i] != want) wrong.store(true);
+        sync.arrive_and_wait();  // nobody frees a buffer another still reads
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < t; ++k) threads.emplace_back(body, k);
+    for (auto& th : threads) th.join();
+    if (wrong.load()) {
+        std::fprintf(stderr, "hmpi-calibrate: fold_stream: wrong results (a bug in the streaming kernel)\n");
+        std::abort();
+    }
+    std::vector<double> per_round;
+    for (int r = 1; r < rounds; ++r) {  // the first round warms up pages and TLBs
+        std::int64_t first = start[static_cast<std::size_t>(r) * t], last = end[static_cast<std::size_t>(r) * t];
+        for (std::size_t k = 1; k < t; ++k) {
+            first = std::min(first, start[static_cast<std::size_t>(r) * t + k]);
+            last = std::max(last, end[static_cast<std::size_t>(r) * t + k]);
+        }
+        per_round.push_back(static_cast<double>(last - first));
+    }
+    return median(per_round);
 }
 
 double copy_line_time(int core, std::size_t working_set, double budget_ns) {

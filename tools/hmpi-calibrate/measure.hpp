@@ -184,6 +184,18 @@ void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, do
 // (core_cache_bytes, params.hpp).
 double copy_line_time(int core, std::size_t working_set, double budget_ns);
 
+// One thread per core of `cores` (t of them), each with an input and a
+// result buffer of `lines` lines: every round each thread rewrites its
+// whole input (as an application that produced it), all meet, and thread k
+// folds line range k of t of every input (sum of doubles, strip by strip,
+// the folds before the last into a cached scratch) and streams the result
+// into range k of every result buffer at once (the runtime's streaming
+// kernel, tiled_push's fold_and_stream). Returns the median over `rounds`
+// of the time from the first thread's start to the last one's end, ns
+// (fold_stream_line, params.hpp, is that over `lines`). Every result line
+// checked after the last round; a wrong one aborts.
+double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int rounds);
+
 // Least squares fit of y = a + b x minimizing relative errors (weights
 // 1/y^2), so that one fit serves 1 line and megabytes alike. Returns the
 // largest relative residual.

@@ -32,6 +32,10 @@ grep -q '^rewrite_line ' "$profile" || fail "no rewrite_line"
 grep -q '^source_line ' "$profile" || fail "no source_line"
 # Ranks sharing a CPU (format 12): measured on every machine, positive.
 grep -q '^switch_handoff [0-9]*\.*[0-9]*$' "$profile" || fail "no switch_handoff"
+# The streaming fold of every core at once (format 15): measured, or said
+# why not (one core, or --quick on caches too large to step past quickly).
+grep -q '^fold_stream_line [0-9]*\.*[0-9]*$' "$profile" ||
+  grep -q 'fold_stream_line: not measured (' "$dir/progress.txt" || fail "no fold_stream_line and no reason"
 grep -q 'switch_handoff = [0-9.]* ns per handoff' "$dir/progress.txt" || fail "no switch_handoff progress line"
 # Two cores or more: pushing ring and the 2-rank barrier round; the
 # inline copy-in's rewrite_line measured (across domains where each has one
@@ -97,7 +101,7 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-4]\)$/format 2/" -e "/^inline_read_first /d" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
+sed -e "s/^format \([3-9]\|1[0-5]\)$/format 2/" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
     -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
