@@ -553,6 +553,7 @@ TEST_CASE("op_apply3_stream stores one result into every output, or does nothing
     CHECK_FALSE(op_apply3_stream(sum, a.data(), b.data(), one, 1, static_cast<std::int64_t>(n / 2), *pair));
     CHECK(untouched == std::vector<double>(n + 1, -1.0));
     op_release(user);
+    datatype_release(pair);
 }
 
 TEST_CASE("op_apply3 writes in (op) in2 into a third buffer, as op_apply would into in2") {
