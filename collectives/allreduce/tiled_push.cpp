@@ -53,8 +53,8 @@
 // Flags: flag 1 step 1 = "my slice is in every receive buffer and I read no
 // input any more"; every rank waits for all of them before returning.
 #include <algorithm>
-#include <vector>
 #include <cmath>
+#include <vector>
 
 #include "collectives/allreduce/allreduce.hpp"
 #include "collectives/allreduce/tiles.hpp"
