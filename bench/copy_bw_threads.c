@@ -28,9 +28,9 @@
  * (collectives/allreduce/tiled_push.cpp): each thread's SIZE-byte buffer
  * of doubles is one rank's input, thread k sums slice k (its SIZE/N bytes,
  * whole lines) of all N inputs a line at a time and streams the line into
- * slice k of all N destinations with non-temporal stores. Per thread that reads SIZE bytes and writes SIZE bytes, the
- * copy's volume, but N-1 of every N lines it reads were just written by
- * another core. Its time is the floor a large allreduce of that kind
+ * slice k of all N destinations with non-temporal stores. Per thread that
+ * reads SIZE bytes and writes SIZE bytes, the copy's volume, but N-1 of
+ * every N lines it reads were just written by another core. Its time is the floor a large allreduce of that kind
  * reaches on the machine, to set beside the copy's bound (run.sh,
  * bench/coll/bound16.sh). Sources are rewritten as for the copy (one
  * double per line), the first double of every destination line checked.

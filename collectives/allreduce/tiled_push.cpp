@@ -70,14 +70,15 @@ std::size_t push_working_set(std::size_t bytes, int p) noexcept { return 2 * sta
 
 // Whether the slice can be folded with its result streamed into every
 // receive buffer at once (reduce_data3_to_all): a commutative predefined
-// op, not in place, every receive buffer of the predefined type the op
-// works on (the kernel lays every output out as that type).
+// op, not in place, every receive buffer (this rank's among them) of a
+// predefined type (the kernel lays every output out as this rank's type).
+// A user op keeps the fold and copies below.
 bool streams_to_all(const CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    if (me.in_place || !me.op->commutative) return false;
+    if (me.in_place || !me.op->commutative || me.op->kind == OpKind::user) return false;
     for (int r = 0; r < ctx.size(); ++r)
         if (!ctx.args_of(r).recvtype->predefined) return false;
-    return me.recvtype->predefined;
+    return true;
 }
 
 // Slice [lo, hi) of every input folded, a strip at a time, in the order
