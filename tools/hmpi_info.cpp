@@ -203,6 +203,8 @@ void print_params(const ModelParams& p) {
                 p.poll_line, p.poll_line == 0 ? " [not in this profile]" : "");
     std::printf("  push_line %.3f ns/line/thread (t threads storing into lines their neighbours read; push alltoall)%s\n",
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
+    std::printf("  push_line_beyond %.3f ns/line/thread (the same pushes past the L2, within the cache)%s\n",
+                p.push_line_beyond, p.push_line_beyond == 0 ? " [not in this profile: C]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
     std::printf("  switch_handoff %.1f ns per flag handoff between two ranks sharing one CPU%s\n", p.switch_handoff,

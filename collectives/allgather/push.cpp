@@ -17,7 +17,8 @@
 // Model cost: push alltoall's (push.cpp there), whose copies these are with
 // every block the same: a + X P (P - 1) m + a_alpha + Y ((a, C) = alpha, or
 // beta when s > 1), X = push_line where the profile has it and a rank's
-// 2 P m bytes fit its L2, else C (congested_push_step_cost); Y =
+// 2 P m bytes fit its L2, push_line_beyond past it within the cache, else
+// C (all_push_step_cost); Y =
 // all_poll_excess. Unlike tiled_push's (no fold to hide under), the pushes
 // are the whole work, so they are charged even into lines the rank holds.
 //

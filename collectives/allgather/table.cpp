@@ -24,7 +24,8 @@ bool power_of_two_applies(const CollCtx& ctx, const char** why) {
 // Push and direct first: one round, every core copying at once; the ring
 // and recursive doubling bound the readers per buffer (1) at the price of
 // P - 1 or log2(P) dependent rounds. Push before direct: where the model
-// prices them alike (beyond the L2, both C per line: stop 35), the one
+// prices them alike (past the cache, or past the L2 without
+// push_line_beyond: both C per line, stop 35), the one
 // whose copies read the writer's own cache and write lines it wrote last
 // (2 ranks, 1-16 MiB: push 20-30% faster than direct).
 const CollAlgorithm kDirect = {"direct", "every rank copies every contribution, staggered (one-stage)", intra_only,

@@ -20,7 +20,9 @@
 // a + X P (P - 1) m + a_alpha + Y ((a, C) = alpha, or beta when s > 1), X =
 // push_line where the profile has it and a rank's 2 P m bytes fit its L2
 // (stores of local lines into lines the receiver read since:
-// hmpi-calibrate's pushing ring), else C; Y = all_poll_excess (cost.hpp).
+// hmpi-calibrate's pushing ring), push_line_beyond past the L2 within the
+// cache (the same ring, larger), else C; Y = all_poll_excess (cost.hpp:
+// all_push_exchange_cost).
 // The in-place form's extra round (the receivers' "ready") is not charged:
 // the model does not see MPI_IN_PLACE. Up to stop 17 every call was
 // charged that round (2 a_alpha): at 2 ranks on the 2-core EPYC push and

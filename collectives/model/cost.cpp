@@ -135,13 +135,20 @@ double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m,
     const double line = measured ? c.params.push_line * l.C / c.params.alpha.C : congested_copy_line_cost(c, l, ws);
     return l.a + line * t * m;
 }
+double all_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
+                          std::size_t ws) noexcept {
+    const bool in_l2 = c.topo.l2_bytes == 0 || own_bytes <= c.topo.l2_bytes;
+    if (in_l2 || c.params.push_line_beyond <= 0 || c.params.alpha.C <= 0 || c.spills(ws))
+        return congested_push_step_cost(c, l, m, t, own_bytes, ws);
+    return l.a + c.params.push_line_beyond * l.C / c.params.alpha.C * t * m;
+}
 double all_push_exchange_cost(const CostQuery& q) noexcept {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess).
-    return congested_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + q.params.alpha.a +
+    return all_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + q.params.alpha.a +
            all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
 }
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {

@@ -122,13 +122,23 @@ double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m,
 // another link) while each thread's own data (`own_bytes`: what it reads
 // and what is written into its buffers) fits its L2, as in the
 // measurement; beyond, and where the profile has none, C or C_mem, the
-// pull's cost (pushing into lines that have left the L2s loses its edge:
-// 4.9 ns per line at 2 MiB per buffer on the 2-core EPYC against 0.9 in L2).
+// pull's cost.
 double congested_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
                                  std::size_t ws) noexcept;
+// The same with every one of the t threads pushing at once, as in the
+// measurement's ring: past the L2, within the cache, push_line_beyond
+// (format 16) where the profile has it. A step with fewer pushers (the
+// chained Scan's one, Gather's p - 1 into one root) keeps C there: at 2
+// ranks on the 2-core EPYC guest, 1-4 MiB, Exscan took 26-110 us and Gather
+// 22-113 against 19-74 charged with C and 15-57 with push_line_beyond (stop
+// 45). (The ring had copied with memcpy up to stop 44: its vector stores
+// into lines the reader holds cost 4.9 ns a line at 2 MiB a buffer there;
+// the runtime's string move, which the ring now uses too, 0.86.)
+double all_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t own_bytes,
+                          std::size_t ws) noexcept;
 // Every rank at once storing m lines of its own into each of the p - 1
 // others' receive buffers, then waiting for every rank (push Alltoall, push
-// Allgather): congested_push_step_cost over (p - 1) m lines, a rank's own
+// Allgather): all_push_step_cost over (p - 1) m lines, a rank's own
 // data its 2 p m bytes (send and receive buffers), working set p^2 m; then
 // a_alpha + Y for the closing wait and the p - 1 peers' arguments swept.
 double all_push_exchange_cost(const CostQuery& q) noexcept;

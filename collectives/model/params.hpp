@@ -223,6 +223,15 @@ struct ModelParams {
     // has one core, alpha then being beta's costs); 0 where not measured (one
     // core, a format 3 or 4 profile): push is charged C, as pairwise.
     double push_line = 0;
+    // push_line_beyond: push_line's ring with each thread's lines and inbox
+    // past its L2 (twice the L2 and more) but within the cache: what push
+    // Alltoall and Allgather pay per line once a rank's 2 P m bytes leave
+    // its L2. Measured because C, which stood in for it up to format 15,
+    // prices a pull, and at 2 ranks on the 2-core EPYC guest push ran
+    // 25-35% faster than pairwise from 512 KiB to 2 MiB (stop 43). 0 where
+    // not measured (one core, no L2 size, a profile before format 16):
+    // push is charged C there.
+    double push_line_beyond = 0;
     // peer_args: ns a rank pays to reach a peer's arguments before it can
     // read the peer's buffer: the pointer to the peer's CollCall and then the
     // CollCall, lines the peer wrote as it entered the call, read one after

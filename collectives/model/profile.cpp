@@ -68,7 +68,9 @@ namespace {
 // read, charging an inline read past the prefetched lines nothing more.
 // 15: fold_stream_line added, optional; format 2 to 14 files are still
 // read, charging tiled_push's streaming path its fold and its pushes.
-constexpr int kProfileFormat = 15;
+// 16: push_line_beyond added, optional; format 2 to 15 files are still
+// read, charging pushes past the L2 C, as pulls.
+constexpr int kProfileFormat = 16;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -197,6 +199,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.step_overhead > 0) put(out, "step_overhead", p.step_overhead);
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
+    if (p.push_line_beyond > 0) put(out, "push_line_beyond", p.push_line_beyond);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
     if (p.switch_handoff > 0) put(out, "switch_handoff", p.switch_handoff);
     if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
@@ -323,6 +326,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "fold_rewrite_knee"          ? p.fold_rewrite_knee
              : key == "fold_rewrite_line_beyond" ? p.fold_rewrite_line_beyond
                                                  : p.rewrite_first) = x;
+            continue;
+        }
+        if (key == "push_line_beyond") {
+            if (format < 16) return fail(line_no, key + " needs format 16 (the format line comes first)");
+            p.push_line_beyond = x;
             continue;
         }
         if (key == "fold_stream_line") {

@@ -732,6 +732,39 @@ TEST_CASE("push_line: push Alltoall pays it while a rank's data fits its L2, and
     CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 32768, true)->name) == "pairwise");
 }
 
+TEST_CASE("push_line_beyond: every rank pushing past its L2 pays it within the cache, a lone pusher C") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    off.push_line = on.push_line = 0.5;
+    on.push_line_beyond = 1.0;  // against alpha's C = 1.5
+    const CommTopology sixteen = machine(1, 16);
+    // 32 KiB blocks: a rank's 1 MiB leaves the 512 KiB L2; the 8 MiB
+    // working set stays in the cache. 512 lines to each of 15 peers, 16
+    // pushers at once: (1.0 - 1.5) 16 15 512 below pairwise (Alltoall), and
+    // the same below what push paid without the measurement (Allgather).
+    CHECK(predicted(CollKind::alltoall, on, sixteen, 32768, "push") -
+              predicted(CollKind::alltoall, on, sixteen, 32768, "pairwise") ==
+          doctest::Approx(-0.5 * 16 * 15 * 512));
+    CHECK(predicted(CollKind::allgather, on, sixteen, 32768, "push") -
+              predicted(CollKind::allgather, off, sixteen, 32768, "push") ==
+          doctest::Approx(-0.5 * 16 * 15 * 512));
+    CHECK(std::string(model_choice(CollKind::alltoall, on, sixteen, 32768, true)->name) == "push");
+    CHECK(std::string(model_choice(CollKind::alltoall, off, sixteen, 32768, true)->name) == "pairwise");
+    // In the L2 push_line still rules; past the cache (1 MiB blocks, a
+    // 256 MiB working set) C_mem, measured or not.
+    for (std::size_t bytes : {std::size_t{4096}, std::size_t{1} << 20})
+        CHECK(predicted(CollKind::alltoall, on, sixteen, bytes, "push") ==
+              doctest::Approx(predicted(CollKind::alltoall, off, sixteen, bytes, "push")));
+    // A step with fewer pushers than ranks keeps C past the L2: the chained
+    // Exscan's one pusher, Gather's p - 1 into the root.
+    const CommTopology two = machine(2, 1);
+    for (std::size_t bytes : {std::size_t{1} << 20, std::size_t{4} << 20}) {
+        CHECK(predicted(CollKind::exscan, on, two, bytes, "chained") ==
+              doctest::Approx(predicted(CollKind::exscan, off, two, bytes, "chained")));
+        CHECK(predicted(CollKind::gather, on, two, bytes, "parallel") ==
+              doctest::Approx(predicted(CollKind::gather, off, two, bytes, "parallel")));
+    }
+}
+
 TEST_CASE("tiled_push: its pushes cost nothing while a rank's 2 m fit its L2, push_line past it") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.push_line = 0.5;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
 
@@ -33,6 +34,7 @@ ModelParams sample() {
     p.source_line = 1.375;
     p.busy_step = 47.5;
     p.push_line = 0.3125;
+    p.push_line_beyond = 0.6875;
     p.step_overhead = 161.25;
     p.poll_line = 41.5;
     p.peer_args = 93.75;
@@ -85,8 +87,26 @@ std::string without_knee(std::string t) {
     return t;
 }
 
-// `t` (format 15) as format 14: without its fold_stream_line line.
+// The number on `t`'s format line.
+int format_of(const std::string& t) {
+    if (t.rfind("format ", 0) == 0) return std::atoi(t.c_str() + 7);
+    const std::size_t at = t.find("\nformat ");
+    REQUIRE(at != std::string::npos);
+    return std::atoi(t.c_str() + at + 8);
+}
+
+// `t` (format 16) as format 15: without its push_line_beyond line.
+std::string as_format15(std::string t) {
+    const std::size_t at = t.find("\npush_line_beyond ");
+    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    const std::size_t f = t.find("format 16");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 15");
+}
+
+// `t` (format 15 or later) as format 14: without its fold_stream_line line.
 std::string as_format14(std::string t) {
+    if (format_of(t) > 15) t = as_format15(t);
     const std::size_t at = t.find("\nfold_stream_line ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 15");
@@ -96,7 +116,7 @@ std::string as_format14(std::string t) {
 
 // `t` (format 14 or 15) as format 13: without its inline_read_first line.
 std::string as_format13(std::string t) {
-    if (t.find("format 15") != std::string::npos) t = as_format14(t);
+    if (format_of(t) > 14) t = as_format14(t);
     const std::size_t at = t.find("\ninline_read_first ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 14");
@@ -106,7 +126,7 @@ std::string as_format13(std::string t) {
 
 // `t` (format 13 or 14) as format 12: without its fold rewrite knee's lines.
 std::string as_format12(std::string t) {
-    if (t.find("format 14") != std::string::npos || t.find("format 15") != std::string::npos) t = as_format13(t);
+    if (format_of(t) > 13) t = as_format13(t);
     for (const char* k : {"\nfold_rewrite_knee ", "\nfold_rewrite_line_beyond ", "\nrewrite_first "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -118,9 +138,7 @@ std::string as_format12(std::string t) {
 
 // `t` (format 12 or 13) as format 11: without its switch_handoff line.
 std::string as_format11(std::string t) {
-    if (t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos ||
-        t.find("format 15") != std::string::npos)
-        t = as_format12(t);
+    if (format_of(t) > 12) t = as_format12(t);
     const std::size_t at = t.find("\nswitch_handoff ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 12");
@@ -131,9 +149,7 @@ std::string as_format11(std::string t) {
 // `t` (format 11 or 12) as format 10: without its fold_rewrite_line and
 // copy_rewrite lines.
 std::string as_format10(std::string t) {
-    if (t.find("format 12") != std::string::npos || t.find("format 13") != std::string::npos ||
-        t.find("format 14") != std::string::npos || t.find("format 15") != std::string::npos)
-        t = as_format11(t);
+    if (format_of(t) > 11) t = as_format11(t);
     for (const char* k : {"\nfold_rewrite_line ", "\ncopy_rewrite_bytes ", "\ncopy_rewrite_line "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -151,10 +167,7 @@ const std::initializer_list<const char*> kSliceKeys = {
 // `t` without the slice-fold lines (format 10) and with `format` in place
 // of its format line.
 std::string without_slices(std::string t, const char* format) {
-    if (t.find("format 11") != std::string::npos || t.find("format 12") != std::string::npos ||
-        t.find("format 13") != std::string::npos || t.find("format 14") != std::string::npos ||
-        t.find("format 15") != std::string::npos)
-        t = as_format10(t);
+    if (format_of(t) > 10) t = as_format10(t);
     for (const char* k : kSliceKeys) {
         const std::size_t at = t.find(std::string("\n") + k);
         REQUIRE(at != std::string::npos);
@@ -196,7 +209,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 15") return t;
+    if (f == "format 16") return t;
+    if (f == "format 15") return as_format15(t);
     if (f == "format 14") return as_format14(t);
     if (f == "format 13") return as_format13(t);
     if (f == "format 12") return as_format12(t);
@@ -333,7 +347,7 @@ TEST_CASE("a format 4 profile (before push_line and step_overhead), or one witho
     p.push_line = 0;
     p.step_overhead = 0;
     p.poll_line = 0;
-    CHECK(format_profile(p).find("push_line") == std::string::npos);
+    CHECK(format_profile(p).find("push_line ") == std::string::npos);
     CHECK(format_profile(p).find("step_overhead") == std::string::npos);
     CHECK(format_profile(p).find("poll_line") == std::string::npos);
 }
@@ -476,7 +490,7 @@ TEST_CASE("a profile before format 13, or one without them, has no fold rewrite 
     // Both or neither; only with fold_rewrite_line; only format 13 has them.
     CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
     CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
-    CHECK(rejection(edited("format 15", "format 12")).find("needs format 13") != std::string::npos);
+    CHECK(rejection(edited("format 16", "format 12")).find("needs format 13") != std::string::npos);
     std::string first_only = as_format12(format_profile(sample())) + "rewrite_first 212.25\n";
     CHECK(rejection(first_only).find("rewrite_first needs format 13") != std::string::npos);
     p = sample();
@@ -507,6 +521,19 @@ TEST_CASE("fold_stream_line: format 15, optional, round trip") {
     std::string t14 = as_format14(format_profile(sample())) + "fold_stream_line 2.625\n";
     CHECK(rejection(t14).find("fold_stream_line needs format 15") != std::string::npos);
     CHECK(rejection(edited("fold_stream_line 2.625", "fold_stream_line -1")).find("positive") != std::string::npos);
+}
+
+TEST_CASE("push_line_beyond: format 16, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.push_line_beyond == doctest::Approx(0.6875));
+    // Before format 16, or not measured: none (pushes past the L2 cost C).
+    CHECK(parsed(as_format15(format_profile(sample()))).push_line_beyond == 0);
+    ModelParams p = sample();
+    p.push_line_beyond = 0;
+    CHECK(format_profile(p).find("push_line_beyond") == std::string::npos);
+    std::string t15 = as_format15(format_profile(sample())) + "push_line_beyond 0.6875\n";
+    CHECK(rejection(t15).find("push_line_beyond needs format 16") != std::string::npos);
+    CHECK(rejection(edited("push_line_beyond 0.6875", "push_line_beyond 0")).find("positive") != std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -548,12 +575,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 15", "format 16")).find("format 16") != std::string::npos);
+    CHECK(rejection(edited("format 16", "format 17")).find("format 17") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 15", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 16", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 15", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 16", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 15";
+constexpr const char* kToolVersion = "hmpi-calibrate 16";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -755,6 +755,39 @@ void measure_push_line(const Plan& plan, const std::vector<int>& ring, std::size
                     std::to_string(static_cast<int>(100 * err)) + "%");
     progress("push_line = %.3f ns/line/thread (C = %.3f; largest relative error %.0f%%)", p->push_line, p->alpha.C,
              100 * err);
+
+    // push_line_beyond: the same ring with each thread's lines and inbox
+    // past its L2 (from twice the L2 together) but within the cache, where
+    // push Alltoall and Allgather run from about 512 KiB a block at 2 ranks:
+    // each size's step less the fit's intercept, per line and thread, the
+    // median over the sizes.
+    const std::size_t from = l2_bytes ? lines_for(2 * l2_bytes, 2) : 0;
+    const std::size_t upto = lines_for(plan.cache_ws, 2 * t);
+    if (from == 0 || from > upto) {
+        const std::string why = from == 0 ? "no L2 size from hwloc" : "the cache holds no push past the L2";
+        notes.push_back("push_line_beyond: not measured (" + why + "; push is charged C past the L2)");
+        progress("push_line_beyond: not measured (%s)", why.c_str());
+        return;
+    }
+    std::vector<std::size_t> bl;
+    for (std::size_t m = from; m <= upto; m *= 2) bl.push_back(m);
+    progress("push_line_beyond: %zu threads pushing past the L2, %zu sizes of %zu..%zu lines", t, bl.size(),
+             bl.front(), bl.back());
+    const std::vector<double> steps =
+        over_passes(plan.passes, [&] { return ring_steps(ring, bl, rounds_for(plan, bl), Kernel::push); });
+    std::vector<double> per;
+    for (std::size_t i = 0; i < bl.size(); ++i) {
+        per.push_back((steps[i] - std::max(fit.a, 0.0)) / static_cast<double>(bl[i] * t));
+        progress("push_line_beyond: t=%zu, m=%zu lines each: %.1f us per push step (%.3f ns/line/thread)", t, bl[i],
+                 steps[i] / 1000, per.back());
+    }
+    std::sort(per.begin(), per.end());
+    const std::size_t n = per.size();
+    p->push_line_beyond = std::max(n % 2 ? per[n / 2] : (per[n / 2 - 1] + per[n / 2]) / 2, 0.01);
+    notes.push_back("push_line_beyond: " + std::to_string(t) + " threads pushing, median of " + std::to_string(n) +
+                    (n == 1 ? " size, " : " sizes, ") + mib(bl.front() * kLine) + ".." + mib(bl.back() * kLine) +
+                    " a thread");
+    progress("push_line_beyond = %.3f ns/line/thread (C = %.3f)", p->push_line_beyond, p->alpha.C);
 }
 
 // fold_stream_line (params.hpp): every core at once folding its slice of

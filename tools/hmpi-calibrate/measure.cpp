@@ -364,7 +364,12 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 for (std::size_t j = 0; j < t; ++j) wait_reached(ready[j], stamp);
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
                 const std::int64_t t0 = now_ns();
-                if (push) copy_lines(own.data, in, lines[s]);
+                // Pushing, as push Alltoall and Allgather copy into a peer's
+                // buffer (StoreKind::rewrite: past 1 KiB a string move,
+                // whose whole-line stores skip taking the reader's lines
+                // back; memcpy's vector stores past 1 MiB cost 3-4x more
+                // a line here on the 2-core EPYC guest, stop 45).
+                if (push) copy_bytes(in, own.data, lines[s] * kLine, StoreKind::rewrite);
                 else run_kernel(kernel, in, acc.data, lines[s], slices ? mine.data : own.data);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);

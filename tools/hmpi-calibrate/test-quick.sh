@@ -54,6 +54,9 @@ if [ "$(nproc)" -ge 2 ]; then
     grep -q '^fold_rewrite_line_beyond ' "$profile" || fail "fold_rewrite_knee without fold_rewrite_line_beyond"
   fi
   grep -q '^push_line ' "$profile" || fail "no push_line"
+  # Format 16: the same ring past the L2, or why not.
+  grep -q '^push_line_beyond [0-9]*\.*[0-9]*$' "$profile" ||
+    grep -q 'push_line_beyond: not measured (' "$dir/progress.txt" || fail "no push_line_beyond and no reason"
   # The speed check ran (the handoff again at the end); a change it saw is
   # in the profile as a note.
   grep -q 'speed check: .* flag handoff [0-9.]* ns at the start, [0-9.]* ns now' "$dir/progress.txt" ||
@@ -101,8 +104,14 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-5]\)$/format 2/" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" -e "/^busy_step /d" -e "/^push_line /d" \
-    -e "/^step_overhead /d" -e "/^poll_line /d" -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
+sed -e "s/^format \([3-9]\|1[0-6]\)$/format 2/" \
+    -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
+    -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" \
+    -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" \
+    -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" \
+    -e "/\.R /d" -e "/\.r_mem /d" -e "/\.R_mem /d" -e "/^rewrite_line /d" -e "/^source_line /d" \
+    -e "/^busy_step /d" -e "/^push_line /d" -e "/^step_overhead /d" -e "/^poll_line /d" \
+    -e "/^peer_args /d" -e "/^core_cache_bytes /d" -e "/^switch_handoff /d" "$profile" >"$dir/format2.txt"
 HMPI_PROFILE=$dir/format2.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
 cat "$dir/params.err"
 grep -q "model parameters from $dir/format2.txt" "$dir/params.txt" || fail "the format 2 profile was not used"
