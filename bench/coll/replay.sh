@@ -56,6 +56,9 @@ runs=(
   "s39a|$R/collectives-np2/stop39/s39a.csv.gz|$R/collectives-np2/stop39/profile.txt|$R/collectives-np2/stop39/s39a.notes|2|2x1,l2=1M,l3=508M"
   "s40np2|$R/collectives-np2/stop40/full/s40np2.csv.gz|$R/collectives-np2/stop40/full/profile.txt|$R/collectives-np2/stop40/full/s40np2.notes|2|2x1,l2=1M,l3=508M"
   "s43np2|$R/collectives-np2/stop43/full/s43np2.csv.gz|$R/collectives-np2/stop43/full/profile.txt|$R/collectives-np2/stop43/full/s43np2.notes|2|2x1,l2=1M,l3=508M"
+  "s45a2a|$R/collectives-np2/stop45/a2a/s45a2a.csv.gz|$R/collectives-np2/stop45/a2a/s45a2a.profile.txt|$R/collectives-np2/stop45/a2a/s45a2a.notes|2|2x1,l2=1M,l3=508M"
+  "s45np2|$R/collectives-np2/stop45/full/s45np2.csv.gz|$R/collectives-np2/stop45/full/s45np2.profile.txt|$R/collectives-np2/stop45/full/s45np2.notes|2|2x1,l2=1M,l3=508M"
+  "s45np2slow|$R/collectives-np2/stop45/full/s45np2.csv.gz|$R/collectives-np2/stop45/ring/string-move-ring.profile.txt|$R/collectives-np2/stop45/full/s45np2.notes|2|2x1,l2=1M,l3=508M"
 )
 colls="barrier bcast reduce allreduce reduce_scatter_block reduce_scatter allgather gather scatter alltoall scan exscan"
 # A collective whose algorithms changed is scored only on runs from the stop
