@@ -55,6 +55,8 @@
 #   BENCH_CFLAGS      compiler flags (default "-O2 -std=c11 -Wall -Wextra")
 #   RUN_TIMEOUT       seconds one run may take (default 600)
 #   CALIBRATE_TRIES   calibrations --calibrate makes at most (default 4)
+#   CALIBRATE_STATE   slow:NS or fast:NS: --calibrate keeps only a
+#                     calibration made in that machine state (calibrate.sh)
 #   PYTHON            interpreter for analyze.py (default: /usr/bin/python3
 #                     when it has matplotlib, else python3)
 # outputs, in DIR (STEM = <date>-np<N>):

@@ -2,7 +2,8 @@
 # bench/coll/calibrate.sh against a stand-in hmpi-calibrate whose speed
 # check fails a set number of times: it calibrates again until a try stays
 # in one state, keeps the last try and says so (exit 3) when none does,
-# and passes a failed calibration on.
+# and passes a failed calibration on; with CALIBRATE_STATE, also until a
+# try stays in the state asked for.
 #
 # usage: test_calibrate_retry.sh REPO
 set -u
@@ -11,7 +12,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
 # The stand-in: tries 1..$WARN_TRIES print the speed check's warning;
-# FAIL=1 makes it fail. Every try writes its number into the profile.
+# FAIL=1 makes it fail; tries 1..$FAST_TRIES see the fast state's handoffs
+# (50-55 ns), the others the slow state's (200-210). Every try writes its
+# number into the profile.
 cat >"$tmp/bin/hmpi-calibrate" <<'STUB'
 #!/usr/bin/env bash
 out=""
@@ -19,7 +22,11 @@ while [ $# -gt 0 ]; do [ "$1" = --output ] && out=$2; shift; done
 n=$(( $(cat "$COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$n" >"$COUNTER"
 [ "${FAIL:-0}" = 1 ] && { echo "hmpi-calibrate: cannot measure" >&2; exit 1; }
-echo "hmpi-calibrate: speed check: NUMA (beta) flag handoff 200.0 ns at the start, 210.0 ns now" >&2
+if [ "$n" -le "${FAST_TRIES:-0}" ]; then
+    echo "hmpi-calibrate: speed check: NUMA (beta) flag handoff 50.0 ns at the start, 55.0 ns now" >&2
+else
+    echo "hmpi-calibrate: speed check: NUMA (beta) flag handoff 200.0 ns at the start, 210.0 ns now" >&2
+fi
 [ "$n" -le "${WARN_TRIES:-0}" ] &&
     echo "hmpi-calibrate: warning: speed check: the machine changed speed during the calibration" >&2
 echo "try $n" >"$out"
@@ -47,6 +54,14 @@ WARN_TRIES=2 check "two tries change state" 0 3 "try 3"
 WARN_TRIES=9 check "every try changes state" 3 3 "try 3" 3
 WARN_TRIES=0 FAIL=1 check "calibration fails" 1 1 none
 WARN_TRIES=0 check "bad TRIES" 2 0 none 0
+# CALIBRATE_STATE: a try in the other state is repeated like one that
+# changed state; a bad value is refused before any try.
+CALIBRATE_STATE=slow:145 FAST_TRIES=2 WARN_TRIES=0 check "slow wanted, two fast tries" 0 3 "try 3"
+CALIBRATE_STATE=fast:145 FAST_TRIES=1 WARN_TRIES=0 check "fast wanted, first try fast" 0 1 "try 1"
+CALIBRATE_STATE=fast:145 FAST_TRIES=0 WARN_TRIES=0 check "fast wanted, never fast" 3 3 "try 3" 3
+CALIBRATE_STATE=slow:145 FAST_TRIES=0 WARN_TRIES=1 check "slow wanted, first try changes state" 0 2 "try 2"
+CALIBRATE_STATE=medium WARN_TRIES=0 check "bad CALIBRATE_STATE" 2 0 none
+CALIBRATE_STATE=slow:abc WARN_TRIES=0 check "bad CALIBRATE_STATE number" 2 0 none
 # The log keeps every try's output.
 WARN_TRIES=1 check "log of two tries" 0 2 "try 2"
 if [ "$(grep -c '^# calibrate.sh: try' "$tmp/p.txt.log")" != 2 ]; then
