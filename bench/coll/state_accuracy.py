@@ -14,10 +14,13 @@ prediction table with one profile per round; on one that changes speed (the
 measurements against a calibration of that state, which a single profile
 cannot do for both.
 
-usage: state_accuracy.py DIR [--ranks N] [--collectives LIST] [--rescore HMPI_INFO]
+usage: state_accuracy.py DIR [--ranks N] [--collectives LIST] [--rescore HMPI_INFO] [--per-size]
   --rescore  recompute every round's predictions with this hmpi-info from
              the round's profile (DIR/profN.txt), instead of reading
              DIR/roundN.model.csv: a model change scored on recorded rounds
+  --per-size after the table, one row per tree/tiled algorithm and size:
+             the state's median measurement and prediction, and the error
+             (which sizes a model change moves)
 Writes markdown to stdout.
 """
 import argparse
@@ -77,6 +80,8 @@ def main():
     ap.add_argument("--ranks", type=int, default=2)
     ap.add_argument("--collectives", help="comma-separated (default: all measured)")
     ap.add_argument("--rescore", metavar="HMPI_INFO", help="recompute the predictions with this hmpi-info")
+    ap.add_argument("--per-size", action="store_true",
+                    help="after the table, every tree/tiled size: measured and predicted medians, error")
     args = ap.parse_args()
     rounds = {}
     for path in glob.glob(os.path.join(args.dir, "round*.csv")):
@@ -122,6 +127,8 @@ def main():
     colls = args.collectives.split(",") if args.collectives else sorted({k[1] for k in measured})
     out = ["| state | rounds (profiles) | collective | algorithm | sizes | median error | max error | within 15% |",
            "|---|---|---|---|---|---|---|---|"]
+    sizes = ["", "| state | collective | algorithm | bytes | measured [us] | predicted [us] | error |",
+             "|---|---|---|---|---|---|---|"]
     for st in sorted({k[0] for k in measured}):
         n_rounds = sum(1 for s in profile_state.values() if s == st)
         for coll in colls:
@@ -134,12 +141,15 @@ def main():
                     p = statistics.median(predicted[(st, coll, alg, b)])
                     if m > 0:
                         errs.append(abs(p - m) / m)
+                        if args.per_size and alg in TREE_TILED:
+                            sizes.append(f"| {st} | {coll} | {alg} | {b} | {m:.3f} | {p:.3f} "
+                                         f"| {100 * (p - m) / m:+.0f}% |")
                 if not errs:
                     continue
                 name = f"{alg} **(tree/tiled)**" if alg in TREE_TILED else alg
                 out.append(f"| {st} | {n_rounds} | {coll} | {name} | {len(errs)} | {100 * statistics.median(errs):.0f}% "
                            f"| {100 * max(errs):.0f}% | {sum(e <= LIMIT for e in errs)}/{len(errs)} |")
-    print("\n".join(out))
+    print("\n".join(out + (sizes if args.per_size else [])))
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ def round_files(d, r, handoff, probe, times, predictions):
         f"allreduce,tree,{b},{p},1\n" for b, p in zip((8, 1024), predictions)))
 
 
-def score(d):
-    r = subprocess.run([sys.executable, SCRIPT, d], capture_output=True, text=True)
+def score(d, *extra):
+    r = subprocess.run([sys.executable, SCRIPT, d, *extra], capture_output=True, text=True)
     if r.returncode != 0:
         raise AssertionError(r.stderr)
     return {tuple(c.strip() for c in l.strip("|").split("|")[:4]): l for l in r.stdout.splitlines() if l.startswith("| ") and not l.startswith("| state ")}
@@ -64,6 +64,19 @@ class StateAccuracy(unittest.TestCase):
             fast = rows[("fast", "1", "allreduce", "tree **(tree/tiled)**")]
             self.assertIn("| 50% |", fast)
             self.assertTrue(fast.rstrip().endswith("| 1/2 |"), fast)
+
+    def test_per_size_rows(self):
+        with tempfile.TemporaryDirectory() as d:
+            round_files(d, 1, 60.0, 60, (1.0, 2.0), (1.5, 2.1))
+            round_files(d, 2, 250.0, 250, (4.0, 8.0), (4.0, 8.0))
+            r = subprocess.run([sys.executable, SCRIPT, d, "--per-size"], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("| fast | allreduce | tree | 8 | 1.000 | 1.500 | +50% |", r.stdout)
+            self.assertIn("| fast | allreduce | tree | 1024 | 2.000 | 2.100 | +5% |", r.stdout)
+            self.assertIn("| slow | allreduce | tree | 1024 | 8.000 | 8.000 | +0% |", r.stdout)
+            # Without the option, only the table.
+            self.assertNotIn("| fast | allreduce | tree | 8 |", subprocess.run(
+                [sys.executable, SCRIPT, d], capture_output=True, text=True).stdout)
 
 
 if __name__ == "__main__":
