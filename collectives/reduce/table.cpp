@@ -7,7 +7,13 @@ namespace hmpi::coll {
 
 namespace {
 // All take any op, commutative or not, and any type the op is defined on (inline: contiguous ones).
+// Inline first: where it applies and ties another formula, it takes the
+// same steps with less work per call (the tree's payload path at two ranks,
+// 8-56 B: 0.12-0.14 us against 0.19, stop 46).
 const CollAlgorithm kReduce[] = {
+    {"inline", "non-roots leave their vectors in their inline areas and return; the root folds them in rank order "
+               "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
+     inline_reduction_applies, reduce_inline, reduce_inline_cost},
     {"tree", "n-ary tree over the topology with Eq. 1's first phase, tiny vectors in flag payloads "
              "(Li-Hoefler 2.6 / 2.2, Eq. 3)",
      intra_only, reduce_tree, reduce_tree_cost},
@@ -16,9 +22,6 @@ const CollAlgorithm kReduce[] = {
     {"binomial", "binomial tree of contiguous rank ranges, partials read in place (classic binomial tree)",
      intra_only, reduce_binomial, reduce_binomial_cost},
     {"linear", "the root folds every input in rank order (flat)", intra_only, reduce_linear, reduce_linear_cost},
-    {"inline", "non-roots leave their vectors in their inline areas and return; the root folds them in rank order "
-               "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, reduce_inline, reduce_inline_cost},
 };
 }  // namespace
 

@@ -15,13 +15,18 @@
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d) + (a_b + b_b m) ceil(log2 s)
 // (n-ary forms for radix n != 2, knobs.hpp; working set (p + 1) m: the inputs and the result), plus
 // (p-1)/p a_a: every rank but the root waits one more handoff for its
-// parent's "folded" (predictions are the mean over ranks).
+// parent's "folded" (predictions are the mean over ranks). Partials that
+// travel in flag payloads need no "folded" (nor the root's "copied" below):
+// a payload's slot is not reused before every member has released the
+// call (driver.cpp, may_enter), so a child leaves once it has published,
+// and the mean over ranks is reduce_tree_payload_cost's.
 //
 // Flags: flag 1 step 1 = "my partial is ready" (to the parent; the top's:
 // "the result is ready" to the root when they differ); flag 2 step 1 = "I
 // have folded my children" (they wait for it: their partials are read
 // until then); flag 3 step 1 = "the root has copied the result" (root to
 // top). tree_reduce_phase does the folding.
+#include <algorithm>
 #include <cstring>
 
 #include "collectives/allreduce/knobs.hpp"
@@ -67,7 +72,7 @@ CollTask reduce_tree(CollCtx& ctx) {
     unsigned char* const result = result_bytes.bytes;
     int rc = MPI_SUCCESS;
     CO_RUN(rc, tree_reduce_phase(ctx, tp, dst, dst_type, small, result));
-    if (!tp.children.empty()) ctx.publish(2, 1);
+    if (!small && !tp.children.empty()) ctx.publish(2, 1);
 
     if (top && rank == root) {
         if (small) rc = copy_data(result, n, type, me.recvbuf, me.recvcount, *me.recvtype);
@@ -76,21 +81,49 @@ CollTask reduce_tree(CollCtx& ctx) {
         if (small) std::memcpy(ctx.payload(1), result, data_bytes(n, type));
         else ctx.publish_scratch(dst);
         ctx.publish_to(1, 1, root);
-        CO_WAIT_UNTIL(ctx.reached(root, 3, 1));
+        if (!small) CO_WAIT_UNTIL(ctx.reached(root, 3, 1));
     }
     if (rank == root && !top) {
         CO_WAIT_UNTIL(ctx.reached(tp.top, 1, 1));
         const void* from = small ? static_cast<const void*>(ctx.payload_of(tp.top, 1)) : ctx.scratch_of(tp.top);
         rc = copy_data(from, n, type, me.recvbuf, me.recvcount, *me.recvtype);
-        ctx.publish_to(3, 1, tp.top);
+        if (!small) ctx.publish_to(3, 1, tp.top);
     }
-    if (!top) CO_WAIT_UNTIL(ctx.reached(tp.parent, 2, 1));
+    if (!small && !top) CO_WAIT_UNTIL(ctx.reached(tp.parent, 2, 1));
     co_return rc;
 }
+
+namespace {
+
+// The payload path, as the mean over ranks: a rank leaves once it has
+// folded the levels it is a parent at (no "folded" to wait for). Level j
+// (Eq. 1's first phase and the levels within domains, then those across)
+// has one parent in n^j ranks, each waiting for its n - 1 children in
+// turn, so the mean of the ranks' times is sum_j (n - 1) step_j / n^j:
+// half a step at two ranks, as inline Reduce's. The first phase's parents
+// are the q - d ranks of a domain that Eq. 1 folds first. 2 ranks on the
+// 2-core EPYC guest, 8-56 B, slow state (stop 46): 0.17-0.21 us against
+// 0.58-0.62 with "folded".
+double reduce_tree_payload_cost(const CostQuery& q, std::size_t ws, int n) {
+    n = std::max(2, n);
+    const double m = q.m();
+    const LinkCost &al = q.params.alpha, &be = q.params.beta;
+    const double within = busy_a(q, al, q.p()) + line_cost(q, al, ws) * m;
+    const double across = busy_a(q, be, q.p()) + line_cost(q, be, ws) * m;
+    const int d = eq1_survivors(q, q.q(), ws);
+    double mean = d < q.q() ? static_cast<double>(q.q() - d) / q.q() * within : 0.0;
+    double share = static_cast<double>(d) / q.q();
+    for (int j = ceil_log(d, n); j > 0; --j) mean += (n - 1) * within * (share /= n);
+    for (int j = ceil_log(q.s(), n); j > 0; --j) mean += (n - 1) * across * (share /= n);
+    return mean;
+}
+
+}  // namespace
 
 double reduce_tree_cost(const CostQuery& q) {
     const std::size_t ws = (static_cast<std::size_t>(q.p()) + 1) * q.bytes;  // the inputs and the results
     const int n = kReductionKnobs.tree_radix;
+    if (payload_sized(q)) return reduce_tree_payload_cost(q, ws, n);
     return nary_intra_tree_reduce(q, q.q(), q.m(), ws, n) + nary_inter_tree_reduce(q, q.s(), q.m(), ws, n) +
            tree_first_fold_excess(q, q.q(), q.s(), q.m(), ws) + tree_reduce_peer_args(q, n) +
            input_released_wait_cost(q);

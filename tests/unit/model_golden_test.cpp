@@ -888,6 +888,32 @@ TEST_CASE("Reduce at two ranks: tree, binomial and linear take the same steps an
           doctest::Approx((20.0 - off.alpha.b) * 14));
 }
 
+TEST_CASE("Reduce tree: partials in flag payloads wait for no \"folded\"") {
+    // Up to 56 bytes a child's partial travels in its flag's payload and
+    // the child leaves once it has published it: in the mean over ranks
+    // the root's one handoff counts half at two ranks, where a vector in a
+    // buffer pays it whole and the other rank's wait for "folded" besides.
+    ModelParams off = made_up_params(), more_a = made_up_params();
+    more_a.alpha.a += 100;
+    const CommTopology two = machine(1, 2);
+    auto added = [&](const CommTopology& t, std::size_t bytes) {
+        return predicted(CollKind::reduce, more_a, t, bytes, "tree") -
+               predicted(CollKind::reduce, off, t, bytes, "tree");
+    };
+    CHECK(added(two, 8) == doctest::Approx(50.0));
+    CHECK(added(two, 64) == doctest::Approx(150.0));
+    // 16 ranks in one domain (made-up b = 2, B = 4: Eq. 1 keeps d = 3):
+    // 13 of the 16 ranks are parents in the first phase, then the 3
+    // survivors take two binary levels, parents in 3/32 and 3/64 of them.
+    const CommTopology sixteen = machine(1, 16);
+    CHECK(added(sixteen, 8) == doctest::Approx(100.0 * (13.0 / 16 + 3.0 / 32 + 3.0 / 64)));
+    // The payload path never costs more than the buffer path's root.
+    for (const CommTopology& t : {two, sixteen, machine(2, 8)}) {
+        CAPTURE(t.p);
+        CHECK(predicted(CollKind::reduce, off, t, 56, "tree") < predicted(CollKind::reduce, off, t, 64, "tree"));
+    }
+}
+
 TEST_CASE("inline and hierarchical waits pay HMPI's step costs") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.step_overhead = 100;
