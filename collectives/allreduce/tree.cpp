@@ -22,7 +22,8 @@
 // (knobs.hpp), and the in-cache or memory per-line costs by the working
 // set p * m lines (cost.hpp); plus a_a / p: the top alone waits one more
 // handoff for the broadcast's acknowledgements (predictions are the mean
-// over ranks, docs/model.md).
+// over ranks, docs/model.md), except for a result in a flag payload, which
+// needs none (result_bcast).
 //
 // Any op (non-commutative ones fold in rank order, the lower rank as `in`),
 // any datatype, MPI_IN_PLACE. Vectors of a contiguous type up to 56 bytes
@@ -191,7 +192,7 @@ double allreduce_tree_cost(const CostQuery& q) {
     const double bcast_args = payload ? 0.0 : peer_args_cost(q, two_stage ? 2 : 1);
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
            tree_first_fold_excess(q, q.q(), q.s(), m, ws) + rewrite + tree_reduce_peer_args(q, n) + bcast +
-           bcast_args + (q.p() > 1 ? q.params.alpha.a / q.p() : 0.0);
+           bcast_args + (q.p() > 1 && !payload ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll

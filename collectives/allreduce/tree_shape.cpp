@@ -184,6 +184,7 @@ CollTask result_bcast(CollCtx& ctx, int root, bool two_stage, bool small) {
 
     if (rank == root) {
         ctx.publish(2, 1);
+        if (small) co_return MPI_SUCCESS;
         if (!two_stage) {
             for (int r = 0; r < p; ++r)
                 if (r != root) CO_WAIT_UNTIL(ctx.reached(r, 3, 1));
@@ -221,6 +222,7 @@ CollTask result_bcast(CollCtx& ctx, int root, bool two_stage, bool small) {
                        held_store_kind_for(ws, topo, leader));
     }
     if (leader) ctx.publish(2, 1);
+    if (small) co_return rc;
     ctx.publish_to(3, 1, src);
     if (leader)
         for (int r : group_of(rank).members)

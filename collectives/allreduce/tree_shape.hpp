@@ -122,6 +122,9 @@ bool fits_payload(std::int64_t count, const Datatype& t) noexcept;
 // in place before the call); each copier publishes flag 2 step 1 once its
 // own copy is readable and acknowledges its source with flag 3 step 1;
 // every source waits for its readers' acknowledgements (the lifetime rule).
+// A small result needs none: its payload's slot is not reused before every
+// member has released the call (driver.cpp, may_enter), so its sources
+// return once they have published it.
 CollTask result_bcast(CollCtx& ctx, int root, bool two_stage, bool small);
 
 // The reduction phase (Section 2.2; tree.cpp): every node folds x_v op

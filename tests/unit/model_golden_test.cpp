@@ -914,6 +914,21 @@ TEST_CASE("Reduce tree: partials in flag payloads wait for no \"folded\"") {
     }
 }
 
+TEST_CASE("Allreduce tree: a result in a flag payload waits for no acknowledgements") {
+    // Past 56 bytes the top waits for its readers' "copied" (a / p in the
+    // mean over ranks); a result in its flag-2 payload needs none.
+    ModelParams off = made_up_params(), more_a = made_up_params();
+    more_a.alpha.a += 100;
+    for (const CommTopology& t : {machine(1, 2), machine(1, 16)}) {
+        CAPTURE(t.p);
+        auto added = [&](std::size_t bytes) {
+            return predicted(CollKind::allreduce, more_a, t, bytes, "tree") -
+                   predicted(CollKind::allreduce, off, t, bytes, "tree");
+        };
+        CHECK(added(64) - added(56) == doctest::Approx(100.0 / t.p));
+    }
+}
+
 TEST_CASE("inline and hierarchical waits pay HMPI's step costs") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.step_overhead = 100;
