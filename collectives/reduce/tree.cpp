@@ -100,8 +100,9 @@ namespace {
 // (Eq. 1's first phase and the levels within domains, then those across)
 // has one parent in n^j ranks, each waiting for its n - 1 children in
 // turn, so the mean of the ranks' times is sum_j (n - 1) step_j / n^j:
-// half a step at two ranks, as inline Reduce's. The first phase's parents
-// are the q - d ranks of a domain that Eq. 1 folds first. 2 ranks on the
+// half a step at two ranks, as inline Reduce's. Eq. 1's first phase is
+// paid by its d survivors, each folding its run of the domain's ranks
+// while the other q - d leave at once. 2 ranks on the
 // 2-core EPYC guest, 8-56 B, slow state (stop 46): 0.17-0.21 us against
 // 0.58-0.62 with "folded".
 double reduce_tree_payload_cost(const CostQuery& q, std::size_t ws, int n) {
@@ -111,8 +112,8 @@ double reduce_tree_payload_cost(const CostQuery& q, std::size_t ws, int n) {
     const double within = busy_a(q, al, q.p()) + line_cost(q, al, ws) * m;
     const double across = busy_a(q, be, q.p()) + line_cost(q, be, ws) * m;
     const int d = eq1_survivors(q, q.q(), ws);
-    double mean = d < q.q() ? static_cast<double>(q.q() - d) / q.q() * within : 0.0;
     double share = static_cast<double>(d) / q.q();
+    double mean = d < q.q() ? share * (busy_a(q, al, q.p()) + (q.q() - d) * congested_line_cost(q, al, ws) * m) : 0.0;
     for (int j = ceil_log(d, n); j > 0; --j) mean += (n - 1) * within * (share /= n);
     for (int j = ceil_log(q.s(), n); j > 0; --j) mean += (n - 1) * across * (share /= n);
     return mean;

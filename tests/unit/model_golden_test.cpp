@@ -902,11 +902,11 @@ TEST_CASE("Reduce tree: partials in flag payloads wait for no \"folded\"") {
     };
     CHECK(added(two, 8) == doctest::Approx(50.0));
     CHECK(added(two, 64) == doctest::Approx(150.0));
-    // 16 ranks in one domain (made-up b = 2, B = 4: Eq. 1 keeps d = 3):
-    // 13 of the 16 ranks are parents in the first phase, then the 3
-    // survivors take two binary levels, parents in 3/32 and 3/64 of them.
+    // 16 ranks in one domain (made-up b = 6, B = 3: Eq. 1 keeps d = 6):
+    // the 6 survivors fold the other 10 in the first phase, then take
+    // three binary levels, whose parents are 3, 1.5 and 0.75 of the 16.
     const CommTopology sixteen = machine(1, 16);
-    CHECK(added(sixteen, 8) == doctest::Approx(100.0 * (13.0 / 16 + 3.0 / 32 + 3.0 / 64)));
+    CHECK(added(sixteen, 8) == doctest::Approx(100.0 * (6.0 / 16 + 3.0 / 16 + 3.0 / 32 + 3.0 / 64)));
     // The payload path never costs more than the buffer path's root.
     for (const CommTopology& t : {two, sixteen, machine(2, 8)}) {
         CAPTURE(t.p);
