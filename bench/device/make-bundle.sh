@@ -10,7 +10,8 @@
 #                 runs), hmpi-info (stripped)
 # DIR/build/lib   libhmpi.so                              (stripped)
 # DIR/pre         coll_bench-hmpi, coll_bench-ompi, coll_bench-mpich,
-#                 memcpy_bw, copy_bw_threads, handoff_floor (stripped; run.sh --prebuilt)
+#                 memcpy_bw, copy_bw_threads, handoff_floor, pull_patterns
+#                 (stripped; run.sh --prebuilt)
 # DIR/sys.tar.xz  the files of Open MPI's, MPICH's, hwloc's and libnuma's
 #                 runtime packages and of the installed packages they depend
 #                 on, less those every Debian or Ubuntu system has (priority
@@ -53,6 +54,7 @@ mpicc.mpich "${cflags[@]}" -o "$out/pre/coll_bench-mpich" "$repo/bench/coll/coll
 cc -O2 -std=c11 -o "$out/pre/memcpy_bw" "$repo/bench/memcpy_bw.c"
 cc -O2 -std=c11 -pthread -o "$out/pre/copy_bw_threads" "$repo/bench/copy_bw_threads.c"
 cc -O2 -std=c11 -pthread -o "$out/pre/handoff_floor" "$repo/bench/handoff_floor.c"
+cc -O2 -std=c11 -pthread -o "$out/pre/pull_patterns" "$repo/bench/pull_patterns.c"
 for f in "$out"/pre/*; do strip "$f"; done
 
 # Runtime packages: the MPI launchers' and libraries' packages, then every

@@ -3,13 +3,16 @@
 # unpack the bundle's system files (make-bundle.sh), calibrate, run every
 # collective side by side with Open MPI and MPICH and every HMPI algorithm
 # forced (bench/coll/run.sh --prebuilt), the 16 MiB Allreduce paired with
-# its copy bound (bench/coll/bound16.sh), then 16 MiB Allreduce, Bcast and
-# Reduce; leaves the CSVs, notes, model predictions, profile and logs in
-# OUTDIR, to be analyzed back home (bench/device/README.md).
+# its copy bound (bench/coll/bound16.sh), Alltoall, Allgather and Scatter
+# with every result read after each call (--read-results), then 16 MiB
+# Allreduce, Bcast and Reduce; before the runs, the per-line costs of four
+# pull patterns (bench/pull_patterns.c). Leaves the CSVs, notes, model
+# predictions, profile and logs in OUTDIR, to be analyzed back home
+# (bench/device/README.md).
 #
 # usage: bench/device/np16.sh OUTDIR [options]
 #   --np N         ranks (default: the machine's cores, at most 16)
-#   --rounds N     rounds of the main run (default 2)
+#   --rounds N     rounds of the main run (default 3)
 #   --budget S     seconds the whole script may take (default 480): each
 #                  step gets a timeout from what is left, the 16 MiB step
 #                  and the calibration a fixed share
@@ -22,7 +25,7 @@ repo=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 out=$1
 shift
-np="" rounds=2 budget=480 bundle=$repo/.devbundle local=0
+np="" rounds=3 budget=480 bundle=$repo/.devbundle local=0
 while [ $# -gt 0 ]; do
     case $1 in
     --np) np=$2; shift 2 ;;
@@ -42,9 +45,11 @@ el() { echo "[t=$(($(date +%s) - T0))s] $*"; }
 left() { echo $((budget - ($(date +%s) - T0) - $1)); }
 [ -x "$bundle/build/bin/hmpirun" ] || { el "no bundle at $bundle (bench/device/make-bundle.sh)"; exit 1; }
 
-sizes=(--min 8 --max 4M) big=(--sizes 16M) bound_size=16M bound_rounds=5
+sizes=(--min 8 --max 4M) big=(--sizes 16M) bound_size=16M bound_rounds=5 rr=(--min 8 --max 1M)
+pulls=64,256,1K,4K,32K,256K
 if [ $local -eq 1 ]; then
-    np=${np:-2} rounds=1 sizes=(--sizes 8,4K) big=(--sizes 64K) bound_size=64K bound_rounds=2
+    np=${np:-2} rounds=1 sizes=(--sizes 8,4K) big=(--sizes 64K) bound_size=64K bound_rounds=2 rr=(--sizes 8,4K)
+    pulls=1K,4K
 else
     np=${np:-$(($(nproc) < 16 ? $(nproc) : 16))}
 fi
@@ -76,6 +81,15 @@ if [ -s "$out/profile.txt" ]; then
     grep -E "^(alpha|beta)\.(a|b|B|r|R) |^(step_overhead|poll_line|peer_args|core_cache_bytes|copy_bandwidth) " "$out/profile.txt"
 fi
 
+# The pull patterns at every core and at half of them (bench/pull_patterns.c).
+if [ -x "$bundle/pre/pull_patterns" ]; then
+    el "pull_patterns"
+    { timeout 30 "$bundle/pre/pull_patterns" -t "$np" -m "$pulls"
+      [ "$np" -ge 4 ] && timeout 20 "$bundle/pre/pull_patterns" -t $((np / 2)) -m "$pulls" | tail -n +2; } \
+        >"$out/pull_patterns.csv" 2>&1
+    cat "$out/pull_patterns.csv"
+fi
+
 results=/tmp/np16-results
 rm -rf "$results"
 run() { # TAG TIMEOUT run.sh-arguments...
@@ -90,8 +104,9 @@ run() { # TAG TIMEOUT run.sh-arguments...
     cp "$results/$tag".{csv,notes,model.csv,memcpy.csv,copy-threads.csv} "$out/" 2>/dev/null
     return 0
 }
-# The main run first, leaving 140 s for the paired bound and the 16 MiB step.
-run "np$np" "$(left 140)" "${sizes[@]}" --time-ms 4 --reps 3 --rounds "$rounds" --root rotate
+# The main run first, leaving 180 s for the paired bound, the read-results
+# run and the 16 MiB step.
+run "np$np" "$(left 180)" "${sizes[@]}" --time-ms 4 --reps 3 --rounds "$rounds" --root rotate
 # The 16 MiB Allreduce against the copy bound and the fold-push floor,
 # paired within each round (bench/coll/bound16.sh).
 el "bound16 (timeout 40s)"
@@ -100,6 +115,10 @@ timeout 40 "$repo/bench/coll/bound16.sh" --np "$np" --size "$bound_size" --round
     --out "$out/bound16.csv" >"$out/bound16.txt" 2>&1
 el "bound16: status $?"
 tail -8 "$out/bound16.txt"
+# Pushes leave their lines in the pusher's cache when nobody reads them
+# (bench/coll/README.md): the same collectives with every result read.
+run "np$np-rr" "$(left 70)" -c alltoall,allgather,scatter "${rr[@]}" --time-ms 4 --reps 3 --rounds 1 \
+    --read-results
 run "np$np-16M" "$(left 5)" -c allreduce,bcast,reduce "${big[@]}" --time-ms 20 --reps 3 --rounds 2
 gzip -f "$out"/*.csv 2>/dev/null
 el "done: $(ls "$out" | tr '\n' ' ')"
