@@ -153,6 +153,13 @@ static double mean_of_medians(double *v, int first, int last)
     return sum / (last - first);
 }
 
+/* aligned_alloc needs a size that is a multiple of the alignment (C11). */
+static unsigned char *page_aligned(size_t bytes)
+{
+    enum { PAGE = 4096 };
+    return aligned_alloc(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
+}
+
 static int parse_size(const char *s, size_t *out)
 {
     char *end;
@@ -213,8 +220,8 @@ int main(int argc, char **argv)
     for (int s = 0; s < nsizes; s++) {
         block = sizes[s];
         for (int i = 0; i < threads; i++) {
-            source[i] = aligned_alloc(4096, (size_t)threads * block);
-            sink[i] = aligned_alloc(4096, (size_t)threads * block);
+            source[i] = page_aligned((size_t)threads * block);
+            sink[i] = page_aligned((size_t)threads * block);
             if (!source[i] || !sink[i]) return 1;
             memset(source[i], 1, (size_t)threads * block);
             memset(sink[i], 1, (size_t)threads * block);
