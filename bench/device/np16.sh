@@ -13,7 +13,7 @@
 # usage: bench/device/np16.sh OUTDIR [options]
 #   --np N         ranks (default: the machine's cores, at most 16)
 #   --rounds N     rounds of the main run (default 3)
-#   --budget S     seconds the whole script may take (default 480): each
+#   --budget S     seconds the whole script may take (default 540): each
 #                  step gets a timeout from what is left, the 16 MiB step
 #                  and the calibration a fixed share
 #   --bundle DIR   the bundle (default .devbundle)
@@ -25,7 +25,7 @@ repo=$(cd "$here/../.." && pwd)
 [ $# -ge 1 ] || { sed -n '2,18p' "$0"; exit 2; }
 out=$1
 shift
-np="" rounds=3 budget=480 bundle=$repo/.devbundle local=0
+np="" rounds=3 budget=540 bundle=$repo/.devbundle local=0
 while [ $# -gt 0 ]; do
     case $1 in
     --np) np=$2; shift 2 ;;
