@@ -14,27 +14,27 @@
 
 #define LINE 64
 
-static double now(void)
+static inline double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+static inline int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 /* Median of v[0..n-1]; reorders v. */
-static double median(double *v, int n)
+static inline double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static double calibrate_timer(void)
+static inline double calibrate_timer(void)
 {
     enum { N = 20001 };
     double *d = malloc(N * sizeof *d);
@@ -53,14 +53,14 @@ static double calibrate_timer(void)
 }
 
 /* The per-send rewrite: one byte per 64-byte line. */
-static void rewrite_lines(unsigned char *buf, size_t n, unsigned char v)
+static inline void rewrite_lines(unsigned char *buf, size_t n, unsigned char v)
 {
     for (size_t off = 0; off < n; off += LINE)
         buf[off] = v;
 }
 
 
-static int parse_size(const char *s, size_t *out)
+static inline int parse_size(const char *s, size_t *out)
 {
     char *end;
     errno = 0;

@@ -30,7 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "bench_common.h"
 
 enum { ALU_ITERS = 20000000 };
 
@@ -42,13 +43,6 @@ struct job {
     int waiters;
     double alu_ns, copy_ns; /* out: best pass */
 };
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
 
 static uint64_t alu_pass(void)
 {
@@ -80,16 +74,16 @@ static void *run(void *arg)
     jb->alu_ns = jb->copy_ns = 1e300;
     volatile uint64_t sink = 0;
     for (int p = 0; p < jb->passes; p++) {
-        double t0 = now_ns();
+        double t0 = now();
         sink += alu_pass();
-        double t = (now_ns() - t0) / ALU_ITERS;
+        double t = 1e9 * (now() - t0) / ALU_ITERS;
         if (t < jb->alu_ns) jb->alu_ns = t;
-        t0 = now_ns();
+        t0 = now();
         for (int r = 0; r < reps; r++) {
             memcpy(buf + half, buf, half);
             memcpy(buf, buf + half, half);
         }
-        t = (now_ns() - t0) / reps / ((double)jb->bytes / 64);
+        t = 1e9 * (now() - t0) / reps / ((double)jb->bytes / LINE);
         if (t < jb->copy_ns) jb->copy_ns = t;
     }
     (void)sink;

@@ -41,10 +41,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-enum { LINE_BYTES = 64, MAX_THREADS = 256, MAX_SIZES = 16 };
+#include "bench_common.h"
+
+enum { MAX_THREADS = 256, MAX_SIZES = 16 };
 enum pattern { RING, ALLTOALL, ALLGATHER, FANOUT, PATTERNS };
 static const char *const pattern_names[PATTERNS] = {"ring", "alltoall", "allgather", "fanout"};
 
@@ -64,15 +65,12 @@ static void barrier(void)
         atomic_store_explicit(&arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&generation, gen + 1, memory_order_release);
     } else {
-        while (atomic_load_explicit(&generation, memory_order_acquire) == gen) __builtin_ia32_pause();
+        while (atomic_load_explicit(&generation, memory_order_acquire) == gen) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
     }
-}
-
-static double now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
 /* The bytes a writer writes each round: the lines its readers pull (ring,
@@ -111,7 +109,7 @@ static void *run(void *arg)
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     for (int r = -3; r < rounds; r++) {
         barrier();
-        double t0 = now_ns();
+        double t0 = now();
         if (current == FANOUT && me > 0) {
             /* not a writer */
         } else if (current == ALLTOALL) {
@@ -123,33 +121,24 @@ static void *run(void *arg)
         /* Drain the store buffer, so the time holds every store's
          * ownership request (the invalidations of the readers' copies). */
         atomic_thread_fence(memory_order_seq_cst);
-        double t1 = now_ns();
+        double t1 = now();
         barrier();
-        double t2 = now_ns();
+        double t2 = now();
         pull(me);
-        double t3 = now_ns();
+        double t3 = now();
         if (r >= 0) {
-            write_ns[me * rounds + r] = t1 - t0;
-            read_ns[me * rounds + r] = t3 - t2;
+            write_ns[me * rounds + r] = 1e9 * (t1 - t0);
+            read_ns[me * rounds + r] = 1e9 * (t3 - t2);
         }
     }
     return NULL;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* The mean over threads first..last-1 of each one's median over the rounds. */
 static double mean_of_medians(double *v, int first, int last)
 {
     double sum = 0;
-    for (int i = first; i < last; i++) {
-        qsort(v + i * rounds, (size_t)rounds, sizeof *v, cmp);
-        sum += v[i * rounds + rounds / 2];
-    }
+    for (int i = first; i < last; i++) sum += median(v + i * rounds, rounds);
     return sum / (last - first);
 }
 
@@ -158,18 +147,6 @@ static unsigned char *page_aligned(size_t bytes)
 {
     enum { PAGE = 4096 };
     return aligned_alloc(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s) return -1;
-    if (*end == 'K' || *end == 'k') v <<= 10, end++;
-    else if (*end == 'M' || *end == 'm') v <<= 20, end++;
-    if (*end || v < LINE_BYTES || v % LINE_BYTES) return -1;
-    *out = (size_t)v;
-    return 0;
 }
 
 static void usage(void)
@@ -193,7 +170,8 @@ int main(int argc, char **argv)
         case 'm': {
             nsizes = 0;
             for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
-                if (nsizes == MAX_SIZES || parse_size(tok, &sizes[nsizes]) != 0) {
+                if (nsizes == MAX_SIZES || parse_size(tok, &sizes[nsizes]) != 0 || sizes[nsizes] < LINE ||
+                    sizes[nsizes] % LINE) {
                     fprintf(stderr, "pull_patterns: -m: '%s' is not a block size (a multiple of 64 bytes)\n", tok);
                     return 2;
                 }
@@ -232,8 +210,8 @@ int main(int argc, char **argv)
             for (long i = 0; i < threads; i++) pthread_create(&tid[i], NULL, run, (void *)i);
             for (int i = 0; i < threads; i++) pthread_join(tid[i], NULL);
             int fanout = current == FANOUT;
-            double read_lines = (double)(fanout ? 1 : threads - 1) * (double)block / LINE_BYTES;
-            double write_lines = (double)written_bytes() / LINE_BYTES;
+            double read_lines = (double)(fanout ? 1 : threads - 1) * (double)block / LINE;
+            double write_lines = (double)written_bytes() / LINE;
             double read = mean_of_medians(read_ns, fanout, threads) / read_lines;
             double write = mean_of_medians(write_ns, 0, fanout ? 1 : threads) / write_lines;
             printf("%s,%d,%zu,%.3f,%.3f\n", pattern_names[p], threads, block, read, write);
