@@ -205,6 +205,10 @@ void print_params(const ModelParams& p) {
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
     std::printf("  push_line_beyond %.3f ns/line/thread (the same pushes past the L2, within the cache)%s\n",
                 p.push_line_beyond, p.push_line_beyond == 0 ? " [not in this profile: C]" : "");
+    std::printf("  rewrite_all_line %.3f ns/line/sharer (every rank's copy-in at once into lines others read)%s\n",
+                p.rewrite_all_line, p.rewrite_all_line == 0 ? " [not in this profile: rewrite_line]" : "");
+    std::printf("  claim_line %.1f ns per claim (every rank taking work from one counter; split bcast)%s\n",
+                p.claim_line, p.claim_line == 0 ? " [not in this profile: claims free]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
     std::printf("  switch_handoff %.1f ns per flag handoff between two ranks sharing one CPU%s\n", p.switch_handoff,

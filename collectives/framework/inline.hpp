@@ -269,6 +269,21 @@ inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, dou
 inline double inline_copy_in_cost(const CostQuery& q, std::size_t bytes) noexcept {
     return bytes <= kInlinePayloadBytes ? 0.0 : rewrite_cost(q, CostQuery::lines(bytes));
 }
+// The same copy-in where every rank makes its own at once and each of its
+// lines was read by `sharers` others since: with two or more sharers a line
+// the invalidations of all the writers queue, so a line costs
+// rewrite_all_line per sharer where that is dearer than one writer's
+// rewrite_line (params.hpp; 16 ranks on a 16-core Xeon, stop 48: inline
+// Allgather took 2-3x its prediction from 1 KiB on, and 16 threads
+// rewriting lines 15 others read paid 103-114 ns a line). With one sharer a
+// store invalidates one copy, as rewrite_line's do: 16 threads each
+// rewriting lines one other read paid 7.7-10 ns a line from 1 KiB on there,
+// one writer 9.4 (bench/pull_patterns' alltoall writes).
+inline double inline_copy_in_all_cost(const CostQuery& q, std::size_t bytes, double sharers) noexcept {
+    const double one_writer = inline_copy_in_cost(q, bytes);
+    if (bytes <= kInlinePayloadBytes || q.params.rewrite_all_line <= 0 || sharers < 2) return one_writer;
+    return std::max(one_writer, CostQuery::lines(bytes) * q.params.rewrite_all_line * sharers);
+}
 // The mean over the p ranks when `readers` of them take `read` and the
 // others leave once they have written.
 inline double mean_over_ranks(const CostQuery& q, int readers, double read) noexcept {

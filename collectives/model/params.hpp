@@ -232,6 +232,25 @@ struct ModelParams {
     // not measured (one core, no L2 size, a profile before format 16):
     // push is charged C there.
     double push_line_beyond = 0;
+    // rewrite_all_line: ns per line and per sharer when every core of a
+    // cache domain at once stores to lines of its own that the others read
+    // since (each store invalidates their copies): the copy-in of the
+    // inline algorithms in which every rank writes (Allgather, Allreduce,
+    // Scan, ...), charged max(rewrite_line, rewrite_all_line x sharers) a
+    // line (inline_copy_in_all_cost). rewrite_line is one writer's, and the
+    // copy-ins of all ranks at once queue on the invalidations: 16 writers
+    // with 15 sharers a line paid 103-114 ns a line on a 16-core Xeon,
+    // rewrite_line 9.4 (bench/pull_patterns, stop 48). 0 where not measured
+    // (one core, a profile before format 17): rewrite_line's rule.
+    double rewrite_all_line = 0;
+    // claim_line: ns per claim when every core of a cache domain at once
+    // takes work items from one shared counter (an atomic increment each,
+    // the line moving from core to core): split Bcast's chunk claims, which
+    // serialize on that line. 16 threads on the same Xeon: a split Bcast of
+    // 8 bytes took 4.1 us, its formula without claims 0.86 (stop 48). 0
+    // where not measured (one core, a profile before format 17): claims
+    // charged nothing.
+    double claim_line = 0;
     // peer_args: ns a rank pays to reach a peer's arguments before it can
     // read the peer's buffer: the pointer to the peer's CollCall and then the
     // CollCall, lines the peer wrote as it entered the call, read one after

@@ -70,7 +70,10 @@ namespace {
 // read, charging tiled_push's streaming path its fold and its pushes.
 // 16: push_line_beyond added, optional; format 2 to 15 files are still
 // read, charging pushes past the L2 C, as pulls.
-constexpr int kProfileFormat = 16;
+// 17: rewrite_all_line and claim_line added, optional; format 2 to 16 files
+// are still read, charging every rank's copy-in at once rewrite_line and
+// split Bcast's claims nothing.
+constexpr int kProfileFormat = 17;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -200,6 +203,8 @@ std::string format_profile(const ModelParams& p) {
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.push_line_beyond > 0) put(out, "push_line_beyond", p.push_line_beyond);
+    if (p.rewrite_all_line > 0) put(out, "rewrite_all_line", p.rewrite_all_line);
+    if (p.claim_line > 0) put(out, "claim_line", p.claim_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
     if (p.switch_handoff > 0) put(out, "switch_handoff", p.switch_handoff);
     if (p.fold_rewrite_line > 0) put(out, "fold_rewrite_line", p.fold_rewrite_line);
@@ -326,6 +331,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "fold_rewrite_knee"          ? p.fold_rewrite_knee
              : key == "fold_rewrite_line_beyond" ? p.fold_rewrite_line_beyond
                                                  : p.rewrite_first) = x;
+            continue;
+        }
+        if (key == "rewrite_all_line" || key == "claim_line") {
+            if (format < 17) return fail(line_no, key + " needs format 17 (the format line comes first)");
+            (key == "rewrite_all_line" ? p.rewrite_all_line : p.claim_line) = x;
             continue;
         }
         if (key == "push_line_beyond") {

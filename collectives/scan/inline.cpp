@@ -65,7 +65,8 @@ double prefix_inline_cost(const CostQuery& q) {
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
     // Reader r pulls r vectors: p/2 on average, their domain shares as in the whole.
     const double per = p / 2.0 / (p - 1);
-    return inline_copy_in_cost(q, q.bytes) +
+    // Rank r's vector is read by the p - 1 - r ranks after it.
+    return inline_copy_in_all_cost(q, q.bytes, (p - 1) / 2.0) +
            mean_over_ranks(q, p - 1,
                            inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws, (p + 1) / 2));
 }

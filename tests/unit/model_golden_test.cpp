@@ -1178,3 +1178,55 @@ TEST_CASE("peer_args with poll_line: of peers swept in one loop the first costs 
               predicted(CollKind::allreduce, polled, sixteen, 4096, "tiled") ==
           doctest::Approx(1000 + 14 * 40.0 + 1000));
 }
+
+TEST_CASE("rewrite_all_line: copy-ins of every rank at once pay it per sharer where two or more read each line") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.rewrite_all_line = 2.0;  // against rewrite_line = 12: dearer from 7 sharers on
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
+    // 1 KiB, 16 lines a rank. Allgather: 15 sharers a line, 2 x 15 = 30
+    // against 12.
+    CHECK(predicted(CollKind::allgather, on, sixteen, 1024, "inline") -
+              predicted(CollKind::allgather, off, sixteen, 1024, "inline") ==
+          doctest::Approx((30.0 - 12.0) * 16));
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 1024, "inline") -
+              predicted(CollKind::allreduce, off, sixteen, 1024, "inline") ==
+          doctest::Approx((30.0 - 12.0) * 16));
+    // Scan: rank r's vector is read by the 15 - r after it, 7.5 on average.
+    CHECK(predicted(CollKind::scan, on, sixteen, 1024, "inline") -
+              predicted(CollKind::scan, off, sixteen, 1024, "inline") ==
+          doctest::Approx((15.0 - 12.0) * 16));
+    // One sharer a line (Alltoall's blocks, Reduce's and Gather's root),
+    // one writer (Bcast), two ranks, or data in the flag's line: as before.
+    for (const auto& [k, bytes] : std::vector<std::pair<CollKind, std::size_t>>{
+             {CollKind::alltoall, 64}, {CollKind::reduce, 1024}, {CollKind::gather, 1024}, {CollKind::bcast, 1024}})
+        CHECK(predicted(k, on, sixteen, bytes, "inline") == doctest::Approx(predicted(k, off, sixteen, bytes, "inline")));
+    CHECK(predicted(CollKind::allgather, on, two, 1024, "inline") ==
+          doctest::Approx(predicted(CollKind::allgather, off, two, 1024, "inline")));
+    CHECK(predicted(CollKind::allgather, on, sixteen, 8, "inline") ==
+          doctest::Approx(predicted(CollKind::allgather, off, sixteen, 8, "inline")));
+    // The decisions: Allgather leaves inline for push at 512 B and 1 KiB.
+    for (std::size_t bytes : {std::size_t{512}, std::size_t{1024}}) {
+        CHECK(std::string(model_choice(CollKind::allgather, off, sixteen, bytes, true)->name) == "inline");
+        CHECK(std::string(model_choice(CollKind::allgather, on, sixteen, bytes, true)->name) == "push");
+    }
+}
+
+TEST_CASE("claim_line: split Bcast pays its shared counter's claims, completions and empty claims") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.claim_line = 50;
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
+    // 8 bytes: one 64 KiB chunk for each of 15 destinations: 15 claims, 15
+    // completions and 16 claims that find none left.
+    CHECK(predicted(CollKind::bcast, on, sixteen, 8, "split") - predicted(CollKind::bcast, off, sixteen, 8, "split") ==
+          doctest::Approx(50.0 * (2 * 15 + 16)));
+    // 1 MiB: 16 chunks a destination, 240 in all.
+    CHECK(predicted(CollKind::bcast, on, sixteen, 1 << 20, "split") -
+              predicted(CollKind::bcast, off, sixteen, 1 << 20, "split") ==
+          doctest::Approx(50.0 * (2 * 240 + 16)));
+    CHECK(predicted(CollKind::bcast, on, two, 1 << 20, "split") -
+              predicted(CollKind::bcast, off, two, 1 << 20, "split") ==
+          doctest::Approx(50.0 * (2 * 16 + 2)));
+    // The other broadcasts take no claims.
+    CHECK(predicted(CollKind::bcast, on, sixteen, 1 << 20, "one_stage") ==
+          doctest::Approx(predicted(CollKind::bcast, off, sixteen, 1 << 20, "one_stage")));
+}

@@ -35,6 +35,8 @@ ModelParams sample() {
     p.busy_step = 47.5;
     p.push_line = 0.3125;
     p.push_line_beyond = 0.6875;
+    p.rewrite_all_line = 6.875;
+    p.claim_line = 72.5;
     p.step_overhead = 161.25;
     p.poll_line = 41.5;
     p.peer_args = 93.75;
@@ -95,8 +97,20 @@ int format_of(const std::string& t) {
     return std::atoi(t.c_str() + at + 8);
 }
 
-// `t` (format 16) as format 15: without its push_line_beyond line.
+// `t` (format 17) as format 16: without its rewrite_all_line and claim_line lines.
+std::string as_format16(std::string t) {
+    for (const char* key : {"\nrewrite_all_line ", "\nclaim_line "}) {
+        const std::size_t at = t.find(key);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 17");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 16");
+}
+
+// `t` (format 16 or later) as format 15: without its push_line_beyond line.
 std::string as_format15(std::string t) {
+    if (format_of(t) > 16) t = as_format16(t);
     const std::size_t at = t.find("\npush_line_beyond ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 16");
@@ -209,7 +223,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 16") return t;
+    if (f == "format 17") return t;
+    if (f == "format 16") return as_format16(t);
     if (f == "format 15") return as_format15(t);
     if (f == "format 14") return as_format14(t);
     if (f == "format 13") return as_format13(t);
@@ -490,7 +505,7 @@ TEST_CASE("a profile before format 13, or one without them, has no fold rewrite 
     // Both or neither; only with fold_rewrite_line; only format 13 has them.
     CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
     CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
-    CHECK(rejection(edited("format 16", "format 12")).find("needs format 13") != std::string::npos);
+    CHECK(rejection(edited("format 17", "format 12")).find("needs format 13") != std::string::npos);
     std::string first_only = as_format12(format_profile(sample())) + "rewrite_first 212.25\n";
     CHECK(rejection(first_only).find("rewrite_first needs format 13") != std::string::npos);
     p = sample();
@@ -536,6 +551,25 @@ TEST_CASE("push_line_beyond: format 16, optional, round trip") {
     CHECK(rejection(edited("push_line_beyond 0.6875", "push_line_beyond 0")).find("positive") != std::string::npos);
 }
 
+TEST_CASE("rewrite_all_line and claim_line: format 17, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.rewrite_all_line == doctest::Approx(6.875));
+    CHECK(q.claim_line == doctest::Approx(72.5));
+    // Before format 17, or not measured: none (rewrite_line's rule, no claims).
+    const ModelParams old = parsed(as_format16(format_profile(sample())));
+    CHECK(old.rewrite_all_line == 0);
+    CHECK(old.claim_line == 0);
+    ModelParams p = sample();
+    p.rewrite_all_line = 0;
+    p.claim_line = 0;
+    CHECK(format_profile(p).find("rewrite_all_line") == std::string::npos);
+    CHECK(format_profile(p).find("claim_line") == std::string::npos);
+    const std::string t16 = as_format16(format_profile(sample()));
+    CHECK(rejection(t16 + "rewrite_all_line 6.875\n").find("rewrite_all_line needs format 17") != std::string::npos);
+    CHECK(rejection(t16 + "claim_line 72.5\n").find("claim_line needs format 17") != std::string::npos);
+    CHECK(rejection(edited("claim_line 72.5", "claim_line -1")).find("positive") != std::string::npos);
+}
+
 TEST_CASE("the default parameters are usable and format as a valid profile") {
     const ModelParams d = default_model_params();
     for (const LinkCost& l : {d.alpha, d.beta}) {
@@ -575,12 +609,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 16", "format 17")).find("format 17") != std::string::npos);
+    CHECK(rejection(edited("format 17", "format 18")).find("format 18") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 16", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 17", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 16", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 17", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

@@ -595,6 +595,48 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     progress("source_line = %.3f ns/line/reader", p->source_line);
 }
 
+// rewrite_all_line and claim_line (params.hpp), on the t cores of the
+// domain the sharers were measured in: every core storing to 8..64 lines
+// its t - 1 peers copied (the inline area's 64 lines from 8 ranks on), the
+// slope per line and sharer (the intercept is the drain and the clock's
+// reads: 50-80 ns on 2 cores); and all of them claiming 8 t items from
+// one counter, per increment.
+void measure_all_writers(const Plan& plan, const std::vector<int>& cores, coll::ModelParams* p,
+                         std::vector<std::string>& notes) {
+    const std::size_t t = cores.size();
+    const std::vector<std::size_t> al = {8, 16, 32, 64};
+    progress("rewrite_all_line: %zu cores at once store to %zu..%zu lines of their own that the %zu others copied", t,
+             al.front(), al.back(), t - 1);
+    const std::vector<double> at =
+        over_passes(plan.passes, [&] { return all_rewrite_times(cores, al, rounds_for(plan, al)); });
+    std::vector<double> x, y, dropped;
+    for (std::size_t i = 0; i < al.size(); ++i) {
+        x.push_back(static_cast<double>(al[i]));
+        y.push_back(at[i]);
+        progress("rewrite_all_line: m=%zu lines: %.1f ns (%.2f ns/line)", al[i], at[i],
+                 at[i] / static_cast<double>(al[i]));
+    }
+    double a = 0, b = 0;
+    const double err = robust_fit(x, y, &a, &b, &dropped);
+    p->rewrite_all_line = std::max(b / static_cast<double>(t - 1), 0.01);
+    progress("rewrite_all_line = %.3f ns/line/sharer (slope %.2f ns/line, intercept %.0f ns; rewrite_line %.2f, one "
+             "writer)",
+             p->rewrite_all_line, b, a, p->rewrite_line);
+    notes.push_back("rewrite_all_line: " + std::to_string(t) + " writers at once, fit error <= " +
+                    std::to_string(static_cast<int>(100 * err)) + "%");
+
+    const std::size_t claims = 8 * t;
+    const int rounds = plan.quick ? 20 : 200;
+    std::vector<double> ct;
+    for (int pass = 0; pass < std::max(plan.passes, 3); ++pass) ct.push_back(claim_time(cores, claims, rounds));
+    std::sort(ct.begin(), ct.end());
+    p->claim_line = std::max(ct[ct.size() / 2], 0.1);
+    progress("claim_line = %.1f ns per claim (%zu cores taking %zu items from one counter, median of %zu passes)",
+             p->claim_line, t, claims, ct.size());
+    notes.push_back("claim_line: " + std::to_string(t) + " cores claiming " + std::to_string(claims) +
+                    " items at once, median of " + std::to_string(ct.size()) + " passes");
+}
+
 // Per size, the median over at least three passes of `sweep(true)` and of
 // `sweep(false)`, the two alternating within each pass so that a change of
 // the machine's speed hits both: the two sides of a difference
@@ -1366,8 +1408,12 @@ int run_calibration(const Options& opt) {
             if (c != c0.index) readers.push_back(c);
         if (readers.empty())
             notes.push_back("rewrite_line, source_line: one core, not measured; the built-in default's");
-        else
+        else {
             measure_sharers_and_sources(plan, c0.index, readers, &p, notes);
+            std::vector<int> all = readers;
+            all.insert(all.begin(), c0.index);
+            measure_all_writers(plan, all, &p, notes);
+        }
         ++g_step;
         if (readers.empty())
             notes.push_back("fold_rewrite_line: one core, not measured (no term)");

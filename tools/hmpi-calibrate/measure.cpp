@@ -554,6 +554,115 @@ std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reade
         });
 }
 
+std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
+                                      const Rounds& rounds) {
+    const std::size_t t = cores.size();
+    const std::size_t max_lines = *std::max_element(lines.begin(), lines.end());
+    std::vector<SingleWriterFlag> written(t), copied(t);
+    std::vector<std::atomic<double*>> area(t);
+    for (auto& a : area) a.store(nullptr);
+    // Per thread, per size: its store times over the rounds.
+    std::vector<std::vector<std::vector<double>>> store_ns(t);
+    std::barrier sync(static_cast<std::ptrdiff_t>(t));
+    // Thread 0 ends a size (see pair_round_trips); the others read it once
+    // they have seen thread 0's written flag for the round.
+    std::atomic<std::uint64_t> last_stamp{0};
+
+    auto body = [&](std::size_t i) {
+        bind(cores[i]);
+        Buffer own(max_lines), acc(max_lines);
+        area[i].store(own.data, std::memory_order_release);
+        sync.arrive_and_wait();
+        std::uint64_t stamp = 0;
+        store_ns[i].resize(lines.size());
+        for (std::size_t s = 0; s < lines.size(); ++s) {
+            const int warm = warmup_rounds(rounds.rounds[s]);
+            const int total = warm + rounds.rounds[s];
+            const std::int64_t begin = now_ns();
+            for (int r = 0;; ++r) {
+                // Everyone has copied my lines of the round before.
+                for (std::size_t j = 0; j < t; ++j) wait_reached(copied[j], stamp);
+                ++stamp;
+                const std::int64_t t0 = now_ns();
+                write_lines(own.data, lines[s], static_cast<double>(r + 1));
+                drain_stores();
+                const std::int64_t t1 = now_ns();
+                if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
+                                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns)))
+                    last_stamp.store(stamp, std::memory_order_relaxed);
+                written[i].publish(stamp);
+                for (std::size_t k = 1; k < t; ++k) {
+                    const std::size_t j = (i + k) % t;
+                    wait_reached(written[j], stamp);
+                    copy_lines(area[j].load(std::memory_order_relaxed), acc.data, lines[s]);
+                }
+                // Every thread copied thread 0's lines after its written flag.
+                const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;
+                copied[i].publish(stamp);
+                if (r >= warm) store_ns[i][s].push_back(static_cast<double>(t1 - t0));
+                if (last) break;
+            }
+        }
+        for (std::size_t j = 0; j < t; ++j) wait_reached(copied[j], stamp);  // nobody reads `own` any more
+        sync.arrive_and_wait();
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, i);
+    for (auto& th : threads) th.join();
+
+    std::vector<double> result(lines.size());
+    for (std::size_t s = 0; s < lines.size(); ++s) {
+        double sum = 0;
+        for (std::size_t i = 0; i < t; ++i) sum += uninterrupted_median(store_ns[i][s]);
+        result[s] = sum / static_cast<double>(t);
+    }
+    return result;
+}
+
+double claim_time(const std::vector<int>& cores, std::size_t claims, int rounds) {
+    const std::size_t t = cores.size();
+    struct alignas(kLine) Counter {
+        std::atomic<std::uint64_t> next{0};
+    };
+    Counter counter;
+    SingleWriterFlag go;  // thread 0 opens round r with r + 1
+    std::vector<SingleWriterFlag> done(t);
+    std::vector<std::vector<std::int64_t>> start(t), end(t);
+    auto body = [&](std::size_t i) {
+        bind(cores[i]);
+        for (int r = 0; r < rounds; ++r) {
+            const std::uint64_t round = static_cast<std::uint64_t>(r) + 1;
+            if (i == 0) {
+                for (std::size_t j = 1; j < t; ++j) wait_reached(done[j], round - 1);
+                counter.next.store(0, std::memory_order_relaxed);
+                go.publish(round);
+            } else {
+                wait_reached(go, round);
+            }
+            const std::int64_t t0 = now_ns();
+            while (counter.next.fetch_add(1, std::memory_order_relaxed) < claims) {
+            }
+            const std::int64_t t1 = now_ns();
+            start[i].push_back(t0);
+            end[i].push_back(t1);
+            done[i].publish(round);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, i);
+    for (auto& th : threads) th.join();
+    std::vector<double> per;
+    for (int r = warmup_rounds(rounds); r < rounds; ++r) {
+        std::int64_t first = start[0][static_cast<std::size_t>(r)], last = end[0][static_cast<std::size_t>(r)];
+        for (std::size_t i = 1; i < t; ++i) {
+            first = std::min(first, start[i][static_cast<std::size_t>(r)]);
+            last = std::max(last, end[i][static_cast<std::size_t>(r)]);
+        }
+        per.push_back(static_cast<double>(last - first) / static_cast<double>(claims + t));
+    }
+    return uninterrupted_median(std::move(per));
+}
+
 std::vector<double> args_chase_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
                                            const Rounds& rounds, bool chase) {
     // A stand-in for the CollCall (collectives/framework/call.hpp): a few

@@ -156,6 +156,23 @@ std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& 
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
+// t threads on `cores`, each round every one storing to `lines` lines of
+// its own (and draining its stores) at once, and then copying the lines of
+// every other one (staggered, thread i from i+1 on): each store invalidates
+// the copies of t - 1 sharers while all t threads store, as the inline
+// algorithms' copy-ins in which every rank writes. Per size, the mean over
+// threads of each one's median store-and-drain time, ns (rewrite_all_line,
+// params.hpp, is that per line and sharer).
+std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::vector<std::size_t>& lines,
+                                      const Rounds& rounds);
+
+// t threads on `cores`, each round all taking `claims` work items from one
+// shared counter at once (an atomic increment each, until the counter
+// passes `claims`; t increments find it spent), as split Bcast's ranks
+// claim chunks: the median over `rounds` of (last end - first start) /
+// (claims + t), ns per increment (claim_line, params.hpp).
+double claim_time(const std::vector<int>& cores, std::size_t claims, int rounds);
+
 // One writer, one reader, as pair_round_trips with Kernel::copy; each round
 // the writer also writes a record (the stand-in of a CollCall) holding the
 // lines' address and stores a pointer to it in a slot. With `chase` the

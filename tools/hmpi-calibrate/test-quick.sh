@@ -57,6 +57,9 @@ if [ "$(nproc)" -ge 2 ]; then
   # Format 16: the same ring past the L2, or why not.
   grep -q '^push_line_beyond [0-9]*\.*[0-9]*$' "$profile" ||
     grep -q 'push_line_beyond: not measured (' "$dir/progress.txt" || fail "no push_line_beyond and no reason"
+  # Format 17: every core's copy-in at once and the counter's claims.
+  grep -q '^rewrite_all_line [0-9]*\.*[0-9]*$' "$profile" || fail "no rewrite_all_line"
+  grep -q '^claim_line [0-9]*\.*[0-9]*$' "$profile" || fail "no claim_line"
   # The speed check ran (the handoff again at the end); a change it saw is
   # in the profile as a note.
   grep -q 'speed check: .* flag handoff [0-9.]* ns at the start, [0-9.]* ns now' "$dir/progress.txt" ||
@@ -104,8 +107,8 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-6]\)$/format 2/" \
-    -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
+sed -e "s/^format \([3-9]\|1[0-7]\)$/format 2/" \
+    -e "/^rewrite_all_line /d" -e "/^claim_line /d" -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
     -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" \
     -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" \
     -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" \
