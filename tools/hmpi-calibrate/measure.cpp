@@ -568,9 +568,15 @@ std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::
     // they have seen thread 0's written flag for the round.
     std::atomic<std::uint64_t> last_stamp{0};
 
+    // As rotating_copy_in_times' writer: a copy from a private buffer with
+    // the runtime's copy-in stores (StoreKind::rewrite; a fill loop's
+    // 8-byte stores measured another cost there), over kSlots areas in
+    // turn, as the runtime's collective slots rotate.
+    const std::size_t slot_doubles = max_lines * kDoublesPerLine;
     auto body = [&](std::size_t i) {
         bind(cores[i]);
-        Buffer own(max_lines), acc(max_lines);
+        Buffer own(coll::kSlots * max_lines), acc(max_lines);
+        const std::vector<double> source(slot_doubles, 1.0 + static_cast<double>(i));
         area[i].store(own.data, std::memory_order_release);
         sync.arrive_and_wait();
         std::uint64_t stamp = 0;
@@ -583,8 +589,9 @@ std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::
                 // Everyone has copied my lines of the round before.
                 for (std::size_t j = 0; j < t; ++j) wait_reached(copied[j], stamp);
                 ++stamp;
+                const std::size_t slot = (stamp % coll::kSlots) * slot_doubles;
                 const std::int64_t t0 = now_ns();
-                write_lines(own.data, lines[s], static_cast<double>(r + 1));
+                copy_bytes(own.data + slot, source.data(), lines[s] * kLine, StoreKind::rewrite);
                 drain_stores();
                 const std::int64_t t1 = now_ns();
                 if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
@@ -594,7 +601,7 @@ std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::
                 for (std::size_t k = 1; k < t; ++k) {
                     const std::size_t j = (i + k) % t;
                     wait_reached(written[j], stamp);
-                    copy_lines(area[j].load(std::memory_order_relaxed), acc.data, lines[s]);
+                    copy_lines(area[j].load(std::memory_order_relaxed) + slot, acc.data, lines[s]);
                 }
                 // Every thread copied thread 0's lines after its written flag.
                 const bool last = last_stamp.load(std::memory_order_relaxed) == stamp;

@@ -156,8 +156,10 @@ std::vector<double> copy_rewrite_times(int writer_core, const std::vector<int>& 
 std::vector<double> fan_out_steps(int source_core, const std::vector<int>& reader_cores,
                                   const std::vector<std::size_t>& lines, const Rounds& rounds);
 
-// t threads on `cores`, each round every one storing to `lines` lines of
-// its own (and draining its stores) at once, and then copying the lines of
+// t threads on `cores`, each round every one copying `lines` lines into an
+// area of its own (from a private buffer, with the runtime's copy-in
+// stores, over coll::kSlots areas in turn as rewrite_times' writer) and
+// draining its stores, all at once, and then copying the round's lines of
 // every other one (staggered, thread i from i+1 on): each store invalidates
 // the copies of t - 1 sharers while all t threads store, as the inline
 // algorithms' copy-ins in which every rank writes. Per size, the mean over
