@@ -128,8 +128,9 @@ std::size_t size_range_low(int range) noexcept {
 std::size_t size_range_representative(int range) noexcept { return size_range_low(range); }
 
 std::vector<Prediction> predict(CollKind k, const CostQuery& asked) {
-    // More ranks than CPUs: the same formulas with each handoff's CPU switches.
-    const bool switching = asked.topo.ranks_per_cpu > 1 && asked.params.switch_handoff > 0;
+    // More ranks than CPUs: the same formulas with each handoff's CPU
+    // switches (and no copy-in storms: oversubscribed_params).
+    const bool switching = asked.topo.ranks_per_cpu > 1;
     const ModelParams adjusted = switching ? oversubscribed_params(asked.params, asked.topo.ranks_per_cpu) : ModelParams{};
     const CostQuery q{switching ? adjusted : asked.params, asked.topo, asked.kind, asked.bytes, asked.commutative};
     std::vector<Prediction> out;

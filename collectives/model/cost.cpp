@@ -45,7 +45,15 @@ double busy_excess(const CostQuery& c, int t) noexcept {
 
 ModelParams oversubscribed_params(const ModelParams& p, int ranks_per_cpu) {
     ModelParams o = p;
-    if (ranks_per_cpu <= 1 || p.switch_handoff <= 0) return o;
+    if (ranks_per_cpu <= 1) return o;
+    // A CPU's ranks share its caches, so a line others read is held by the
+    // other CPUs' caches alone, and only as many ranks as CPUs store at
+    // once: rewrite_all_line's storm of invalidations (one rank a core)
+    // does not happen; rewrite_line's rule holds. Charged, the 2-core
+    // guest's slow-state value (15.5) moved 4 of the 138 oversubscribed
+    // points of docs/results/oversubscribed to choices 1.4-2.3x slower.
+    o.rewrite_all_line = 0;
+    if (p.switch_handoff <= 0) return o;
     const double switches = (ranks_per_cpu - 1) * p.switch_handoff;
     o.alpha.a += switches;
     o.beta.a += switches;

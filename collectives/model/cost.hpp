@@ -316,7 +316,8 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
 // synchronized step's a (alpha, beta, each level) grows by (k - 1)
 // switch_handoff; the per-line costs stay (a CPU's ranks take turns, and
 // the congested costs already charge t threads' lines on the cores there
-// are). `p` itself where k <= 1 or the profile has no switch_handoff.
+// are), and every rank's copy-in at once costs what one writer's does
+// (rewrite_all_line is 0). `p` itself where k <= 1.
 ModelParams oversubscribed_params(const ModelParams& p, int ranks_per_cpu);
 // What a wait of every rank for every rank's flag (flat_wait_cost, the
 // slice folds' two waits in slice_fold_cost) costs beyond its a where k =

@@ -1204,6 +1204,10 @@ TEST_CASE("rewrite_all_line: copy-ins of every rank at once pay it per sharer wh
           doctest::Approx(predicted(CollKind::allgather, off, two, 1024, "inline")));
     CHECK(predicted(CollKind::allgather, on, sixteen, 8, "inline") ==
           doctest::Approx(predicted(CollKind::allgather, off, sixteen, 8, "inline")));
+    // Ranks sharing CPUs share their caches: no storm of invalidations.
+    const CommTopology shared = oversubscribed_machine(2, 16);
+    CHECK(predicted(CollKind::allgather, on, shared, 1024, "inline") ==
+          doctest::Approx(predicted(CollKind::allgather, off, shared, 1024, "inline")));
     // The decisions: Allgather leaves inline for push at 512 B and 1 KiB.
     for (std::size_t bytes : {std::size_t{512}, std::size_t{1024}}) {
         CHECK(std::string(model_choice(CollKind::allgather, off, sixteen, bytes, true)->name) == "inline");
