@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 16";
+constexpr const char* kToolVersion = "hmpi-calibrate 17";
 constexpr std::size_t kLine = 64;
 
 struct Options {
