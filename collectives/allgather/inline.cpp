@@ -57,7 +57,8 @@ double allgather_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_all_cost(q, q.bytes, p - 1) + inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
+    return inline_copy_in_all_cost(q, q.bytes, p - 1) +
+           inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
 }
 
 }  // namespace hmpi::coll

@@ -117,9 +117,8 @@ double bcast_split_cost(const CostQuery& q) {
     const double per_line = std::max(copy_line_cost(q, link, ws), congested_copy_line_cost(q, link, ws) * p);
     // The counter's line takes every claim, the p that find no chunk left
     // and every chunk's completion one after the other: claim_line each.
-    const double chunks = static_cast<double>(std::max<std::size_t>(
-                              1, (q.bytes + kBcastKnobs.split_chunk_bytes - 1) / kBcastKnobs.split_chunk_bytes)) *
-                          (p - 1);
+    const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
+    const double chunks = static_cast<double>(std::max<std::size_t>(1, (q.bytes + chunk - 1) / chunk) * (p - 1));
     const double claims = q.params.claim_line * (2 * chunks + p);
     // A rank reads the root's arguments and a destination's (one of them its
     // own with 2 ranks).

@@ -1199,7 +1199,8 @@ TEST_CASE("rewrite_all_line: copy-ins of every rank at once pay it per sharer wh
     // one writer (Bcast), two ranks, or data in the flag's line: as before.
     for (const auto& [k, bytes] : std::vector<std::pair<CollKind, std::size_t>>{
              {CollKind::alltoall, 64}, {CollKind::reduce, 1024}, {CollKind::gather, 1024}, {CollKind::bcast, 1024}})
-        CHECK(predicted(k, on, sixteen, bytes, "inline") == doctest::Approx(predicted(k, off, sixteen, bytes, "inline")));
+        CHECK(predicted(k, on, sixteen, bytes, "inline") ==
+              doctest::Approx(predicted(k, off, sixteen, bytes, "inline")));
     CHECK(predicted(CollKind::allgather, on, two, 1024, "inline") ==
           doctest::Approx(predicted(CollKind::allgather, off, two, 1024, "inline")));
     CHECK(predicted(CollKind::allgather, on, sixteen, 8, "inline") ==

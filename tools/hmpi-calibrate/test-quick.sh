@@ -108,7 +108,8 @@ done
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
 sed -e "s/^format \([3-9]\|1[0-7]\)$/format 2/" \
-    -e "/^rewrite_all_line /d" -e "/^claim_line /d" -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
+    -e "/^rewrite_all_line /d" -e "/^claim_line /d" \
+    -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
     -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" \
     -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" \
     -e "/\.R_slices_mem /d" -e "/^rewrite_knee /d" -e "/^rewrite_line_beyond /d" -e "/\.r /d" \
