@@ -25,8 +25,14 @@
  * one writer, its domain's other cores the readers) where t writers store
  * at once.
  *
+ * Each pattern runs twice: its readers copy (memcpy), and then fold what
+ * they pull into their private buffer (sum of doubles, two at a time) as
+ * the reductions do: "fold" is the second run's read time per line, to
+ * set against the model's fold cost per line under t readers (max(b, B
+ * t), calibrated on a ring too).
+ *
  * Output, CSV on stdout:
- *     pattern,threads,block_bytes,read_ns_line,write_ns_line
+ *     pattern,threads,block_bytes,read_ns_line,write_ns_line,fold_ns_line
  *
  * Why: at 16 ranks on a 16-core Xeon (stop 47) pairwise Alltoall took
  * about twice the model's prediction from the ring's C, inline Allgather
@@ -52,6 +58,7 @@ static const char *const pattern_names[PATTERNS] = {"ring", "alltoall", "allgath
 static int threads, rounds = 40;
 static size_t block;
 static enum pattern current;
+static int folding; /* this run's readers fold instead of copying */
 static unsigned char *source[MAX_THREADS]; /* per thread: threads blocks */
 static unsigned char *sink[MAX_THREADS];   /* per thread: threads blocks */
 static double *read_ns, *write_ns;         /* [thread][round] */
@@ -81,22 +88,39 @@ static size_t written_bytes(void)
     return current == ALLGATHER ? block : (size_t)(threads - 1) * block;
 }
 
+/* to[i] += from[i] over `bytes` of doubles, two lanes at a time (the
+ * baseline's 16-byte vectors; both buffers are page-aligned and the
+ * offsets multiples of 64). */
+typedef double double2 __attribute__((vector_size(16)));
+static void fold_bytes(unsigned char *to, const unsigned char *from, size_t bytes)
+{
+    double2 *d = (double2 *)(void *)to;
+    const double2 *s = (const double2 *)(const void *)from;
+    for (size_t i = 0; i < bytes / sizeof(double2); i++) d[i] += s[i];
+}
+
+static void take(unsigned char *to, const unsigned char *from, size_t bytes)
+{
+    if (folding) fold_bytes(to, from, bytes);
+    else memcpy(to, from, bytes);
+}
+
 static void pull(int me)
 {
     unsigned char *to = sink[me];
     if (current == FANOUT) {
-        if (me > 0) memcpy(to, source[0] + (size_t)(me - 1) * block, block);
+        if (me > 0) take(to, source[0] + (size_t)(me - 1) * block, block);
         return;
     }
     if (current == RING) {
         int from = (me + threads - 1) % threads;
-        memcpy(to, source[from], (size_t)(threads - 1) * block);
+        take(to, source[from], (size_t)(threads - 1) * block);
         return;
     }
     for (int k = 1; k < threads; k++) {
         int from = (me + k) % threads;
         const unsigned char *src = source[from] + (current == ALLTOALL ? (size_t)me * block : 0);
-        memcpy(to + (size_t)k * block, src, block);
+        take(to + (size_t)k * block, src, block);
     }
 }
 
@@ -194,7 +218,7 @@ int main(int argc, char **argv)
     read_ns = malloc(sizeof(double) * (size_t)threads * (size_t)rounds);
     write_ns = malloc(sizeof(double) * (size_t)threads * (size_t)rounds);
     if (!read_ns || !write_ns) return 1;
-    printf("pattern,threads,block_bytes,read_ns_line,write_ns_line\n");
+    printf("pattern,threads,block_bytes,read_ns_line,write_ns_line,fold_ns_line\n");
     for (int s = 0; s < nsizes; s++) {
         block = sizes[s];
         for (int i = 0; i < threads; i++) {
@@ -206,15 +230,22 @@ int main(int argc, char **argv)
         }
         for (int p = 0; p < PATTERNS; p++) {
             current = (enum pattern)p;
-            pthread_t tid[MAX_THREADS];
-            for (long i = 0; i < threads; i++) pthread_create(&tid[i], NULL, run, (void *)i);
-            for (int i = 0; i < threads; i++) pthread_join(tid[i], NULL);
             int fanout = current == FANOUT;
             double read_lines = (double)(fanout ? 1 : threads - 1) * (double)block / LINE;
             double write_lines = (double)written_bytes() / LINE;
-            double read = mean_of_medians(read_ns, fanout, threads) / read_lines;
-            double write = mean_of_medians(write_ns, 0, fanout ? 1 : threads) / write_lines;
-            printf("%s,%d,%zu,%.3f,%.3f\n", pattern_names[p], threads, block, read, write);
+            double read = 0, write = 0, fold = 0;
+            for (folding = 0; folding < 2; folding++) {
+                pthread_t tid[MAX_THREADS];
+                for (long i = 0; i < threads; i++) pthread_create(&tid[i], NULL, run, (void *)i);
+                for (int i = 0; i < threads; i++) pthread_join(tid[i], NULL);
+                if (folding) {
+                    fold = mean_of_medians(read_ns, fanout, threads) / read_lines;
+                } else {
+                    read = mean_of_medians(read_ns, fanout, threads) / read_lines;
+                    write = mean_of_medians(write_ns, 0, fanout ? 1 : threads) / write_lines;
+                }
+            }
+            printf("%s,%d,%zu,%.3f,%.3f,%.3f\n", pattern_names[p], threads, block, read, write, fold);
             fflush(stdout);
         }
         for (int i = 0; i < threads; i++) {
