@@ -63,7 +63,7 @@ double alltoall_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = 2 * static_cast<std::size_t>(p) * static_cast<std::size_t>(p) * q.bytes;
-    return inline_copy_in_all_cost(q, q.bytes * static_cast<std::size_t>(p), 1) +
+    return inline_copy_in_cost(q, q.bytes * static_cast<std::size_t>(p)) +
            inline_read_cost(q, LineOp::copy, (q.q() - 1) * m, (p - q.q()) * m, p, ws, p - 1);
 }
 

@@ -278,7 +278,9 @@ inline double inline_copy_in_cost(const CostQuery& q, std::size_t bytes) noexcep
 // rewriting lines 15 others read paid 103-114 ns a line). With one sharer a
 // store invalidates one copy, as rewrite_line's do: 16 threads each
 // rewriting lines one other read paid 7.7-10 ns a line from 1 KiB on there,
-// one writer 9.4 (bench/pull_patterns' alltoall writes).
+// one writer 9.4 (bench/pull_patterns' alltoall writes): Alltoall,
+// Reduce_scatter, Reduce and Gather, one reader a line, charge
+// inline_copy_in_cost.
 inline double inline_copy_in_all_cost(const CostQuery& q, std::size_t bytes, double sharers) noexcept {
     const double one_writer = inline_copy_in_cost(q, bytes);
     if (bytes <= kInlinePayloadBytes || q.params.rewrite_all_line <= 0 || sharers < 2) return one_writer;

@@ -48,7 +48,7 @@ double reduce_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m();
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return inline_copy_in_all_cost(q, q.bytes, 1) +
+    return inline_copy_in_cost(q, q.bytes) +
            mean_over_ranks(q, 1, inline_read_cost(q, LineOp::reduce, (q.q() - 1) * m, (p - q.q()) * m, 1, ws, p - 1));
 }
 

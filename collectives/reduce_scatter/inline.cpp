@@ -55,7 +55,7 @@ double reduce_scatter_inline_cost(const CostQuery& q) {
     if (p <= 1) return 0;
     const double m = q.m(), mb = std::ceil(m / std::max(1, p));
     const std::size_t ws = (static_cast<std::size_t>(p) + 1) * q.bytes;  // the inputs and the results
-    return inline_copy_in_all_cost(q, q.bytes, 1) +
+    return inline_copy_in_cost(q, q.bytes) +
            inline_read_cost(q, LineOp::reduce, (q.q() - 1) * mb, (p - q.q()) * mb, p, ws, p - 1);
 }
 

@@ -599,11 +599,11 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
 // domain the sharers were measured in: every core copying into 8..64 lines
 // its t - 1 peers copied (the inline area's 64 lines from 8 ranks on), the
 // slope per line and sharer (the intercept is the drain and the clock's
-// reads: about 50 ns on 2 cores). With write_lines' fill loop instead of
-// the copy-in's stores the 2-core guest gave 3.6 in its fast state (2.45
-// with them) and 15.5 in its slow one, and the 16-core Xeon 1.65 (stop 48:
-// 25-52 ns a line against bench/pull_patterns' 94-114 with memset); and all of them claiming 8 t items from
-// one counter, per increment.
+// reads: about 50 ns on 2 cores); and all of them claiming 8 t items from
+// one counter, per increment. With write_lines' fill loop instead of the
+// copy-in's stores the 2-core guest gave 3.6 in its fast state (2.45 with
+// them) and 15.5 in its slow one, and the 16-core Xeon 1.65 (stop 48:
+// 25-52 ns a line against bench/pull_patterns' 94-114 with memset).
 void measure_all_writers(const Plan& plan, const std::vector<int>& cores, coll::ModelParams* p,
                          std::vector<std::string>& notes) {
     const std::size_t t = cores.size();

@@ -137,6 +137,26 @@ double uninterrupted_median(std::vector<double> v) {
     return median(std::move(v));
 }
 
+// Whether round r of a size (after `warm` warm-up rounds, `total` in all,
+// the size begun at `begin`) is its last: the last planned, or one past the
+// size's time budget once the minimum of rounds is in (rounds_for).
+bool ends_size(const Rounds& rounds, int r, int warm, int total, std::int64_t begin) {
+    return r == total - 1 ||
+           (r >= warm + rounds.min_rounds - 1 && static_cast<double>(now_ns() - begin) > rounds.budget_ns);
+}
+
+// A round's span over t threads, ns: the last one's end less the first
+// one's start (start(i), end(i): thread i's).
+template <class Start, class End>
+double span_over_threads(std::size_t t, Start start, End end) {
+    std::int64_t first = start(0), last = end(0);
+    for (std::size_t i = 1; i < t; ++i) {
+        first = std::min(first, start(i));
+        last = std::max(last, end(i));
+    }
+    return static_cast<double>(last - first);
+}
+
 }  // namespace
 
 Machine discover_machine() {
@@ -256,10 +276,9 @@ std::vector<double> writer_and_readers(int writer_core, const std::vector<int>& 
                 const std::int64_t t0 = now_ns();
                 write(buf.data, lines[s], static_cast<double>(r + 1));
                 const std::int64_t written = now_ns();
-                const bool over = r >= warm + rounds.min_rounds - 1 &&
-                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns;
+                const bool over = ends_size(rounds, r, warm, total, begin);
                 ++stamp;
-                if (r == total - 1 || over) last_stamp.store(stamp, std::memory_order_relaxed);
+                if (over) last_stamp.store(stamp, std::memory_order_relaxed);
                 const std::int64_t t1 = now_ns();
                 ready->publish(stamp);
                 for (std::size_t j = 0; j < t; ++j) wait_reached(done[j], stamp);
@@ -356,8 +375,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 write_lines(own.data, lines[s], static_cast<double>(r + 1));
                 if (slices) write_lines(mine.data, lines[s], static_cast<double>(r + 2));
                 ++stamp;
-                if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
-                                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns)))
+                if (i == 0 && ends_size(rounds, r, warm, total, begin))
                     last_stamp.store(stamp, std::memory_order_relaxed);
                 ready[i].publish(stamp);
                 // All start together: t readers share the links at once.
@@ -395,14 +413,9 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
     std::vector<double> result(lines.size());
     for (std::size_t s = 0; s < lines.size(); ++s) {
         std::vector<double> steps;
-        for (std::size_t r = 0; r < start[0][s].size(); ++r) {
-            std::int64_t first = start[0][s][r], last = end[0][s][r];
-            for (std::size_t i = 1; i < t; ++i) {
-                first = std::min(first, start[i][s][r]);
-                last = std::max(last, end[i][s][r]);
-            }
-            steps.push_back(static_cast<double>(last - first));
-        }
+        for (std::size_t r = 0; r < start[0][s].size(); ++r)
+            steps.push_back(span_over_threads(
+                t, [&](std::size_t i) { return start[i][s][r]; }, [&](std::size_t i) { return end[i][s][r]; }));
         result[s] = rounds.fastest ? *std::min_element(steps.begin(), steps.end())
                                    : uninterrupted_median(std::move(steps));
     }
@@ -594,8 +607,7 @@ std::vector<double> all_rewrite_times(const std::vector<int>& cores, const std::
                 copy_bytes(own.data + slot, source.data(), lines[s] * kLine, StoreKind::rewrite);
                 drain_stores();
                 const std::int64_t t1 = now_ns();
-                if (i == 0 && (r == total - 1 || (r >= warm + rounds.min_rounds - 1 &&
-                                                  static_cast<double>(now_ns() - begin) > rounds.budget_ns)))
+                if (i == 0 && ends_size(rounds, r, warm, total, begin))
                     last_stamp.store(stamp, std::memory_order_relaxed);
                 written[i].publish(stamp);
                 for (std::size_t k = 1; k < t; ++k) {
@@ -659,14 +671,10 @@ double claim_time(const std::vector<int>& cores, std::size_t claims, int rounds)
     for (std::size_t i = 0; i < t; ++i) threads.emplace_back(body, i);
     for (auto& th : threads) th.join();
     std::vector<double> per;
-    for (int r = warmup_rounds(rounds); r < rounds; ++r) {
-        std::int64_t first = start[0][static_cast<std::size_t>(r)], last = end[0][static_cast<std::size_t>(r)];
-        for (std::size_t i = 1; i < t; ++i) {
-            first = std::min(first, start[i][static_cast<std::size_t>(r)]);
-            last = std::max(last, end[i][static_cast<std::size_t>(r)]);
-        }
-        per.push_back(static_cast<double>(last - first) / static_cast<double>(claims + t));
-    }
+    for (std::size_t r = static_cast<std::size_t>(warmup_rounds(rounds)); r < static_cast<std::size_t>(rounds); ++r)
+        per.push_back(span_over_threads(
+                          t, [&](std::size_t i) { return start[i][r]; }, [&](std::size_t i) { return end[i][r]; }) /
+                      static_cast<double>(claims + t));
     return uninterrupted_median(std::move(per));
 }
 
@@ -820,14 +828,10 @@ double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int ro
         std::abort();
     }
     std::vector<double> per_round;
-    for (int r = 1; r < rounds; ++r) {  // the first round warms up pages and TLBs
-        std::int64_t first = start[static_cast<std::size_t>(r) * t], last = end[static_cast<std::size_t>(r) * t];
-        for (std::size_t k = 1; k < t; ++k) {
-            first = std::min(first, start[static_cast<std::size_t>(r) * t + k]);
-            last = std::max(last, end[static_cast<std::size_t>(r) * t + k]);
-        }
-        per_round.push_back(static_cast<double>(last - first));
-    }
+    // The first round warms up pages and TLBs.
+    for (std::size_t r = 1; r < static_cast<std::size_t>(rounds); ++r)
+        per_round.push_back(span_over_threads(
+            t, [&](std::size_t k) { return start[r * t + k]; }, [&](std::size_t k) { return end[r * t + k]; }));
     return median(per_round);
 }
 
