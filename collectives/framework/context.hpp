@@ -112,6 +112,22 @@ public:
     // The size of each member's area per slot on this communicator.
     std::size_t inline_bytes() const noexcept { return shared_.inline_bytes; }
 
+    // This rank's stamped lines for this slot (inline_bytes(), 64-byte
+    // aligned): cache lines whose first 8 bytes are a stamp (stamp(seq,
+    // step), shared.hpp), stored last with release, the data after it, so a
+    // reader that polls the stamp has the data in the same line. Only
+    // stamped-line algorithms write here, so a stamp found here is this
+    // collective's or an earlier one's and ">= stamp" means "written" (the
+    // inline area may hold any bytes a previous collective left). Zero
+    // when made; the lifetime rule above holds as for the inline area.
+    unsigned char* stamped_area() const;
+    // Member `peer`'s, null before the peer made it. Loaded with acquire
+    // (its making is released), so a reader may poll it before any flag.
+    const unsigned char* stamped_area_of(int peer) const noexcept {
+        const unsigned char* area = member(peer).stamped_area.load(std::memory_order_acquire);
+        return area ? area + slot_ * inline_bytes() : nullptr;
+    }
+
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }
 

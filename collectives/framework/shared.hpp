@@ -74,6 +74,9 @@ struct alignas(kFalseSharingRange) CollMember {
     // first use by the member (inline_area, context.hpp), so it lands on
     // the member's NUMA node; null until then.
     alignas(kFalseSharingRange) std::atomic<unsigned char*> inline_area{nullptr};
+    // The member's stamped lines (CollCtx::stamped_area): the same size, made
+    // on first use the same way.
+    std::atomic<unsigned char*> stamped_area{nullptr};
     Rank* rank = nullptr;  // whose doorbell wakes it (publishers read it on every flag)
     // ---- Written by the owner, read by peers now and then.
     // Every collective of this member with a sequence number below this has
@@ -105,8 +108,8 @@ struct alignas(kFalseSharingRange) CollMember {
     std::atomic<std::uint64_t>* seen_released = nullptr;
     NodeMemory seen_memory;
     std::atomic<std::uint64_t> seen_released_all{kFirstSeq};
-    // Backs inline_area (set by the thread that made it).
-    std::unique_ptr<NodeMemory> inline_memory;
+    // Back inline_area and stamped_area (set by the thread that made each).
+    std::unique_ptr<NodeMemory> inline_memory, stamped_memory;
 };
 
 // Copy-in/copy-out bytes per member and slot (CollCtx::inline_area): data up
