@@ -28,6 +28,10 @@ const CollAlgorithm kAllreduce[] = {
     {"inline", "every rank leaves its vector in its inline area, then folds all of them in rank order; no "
                "acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
      inline_reduction_applies, allreduce_inline, allreduce_inline_cost},
+    {"inline_split", "the vector cut into up to p parts of at least 48 bytes, each folded by one owner from every "
+                     "rank's block of it and published in a block every rank copies; a block's first line holds "
+                     "its stamp and 48 bytes (inline reduce-scatter + allgather, Li-Hoefler 2.4)",
+     inline_split_applies, allreduce_inline_split, allreduce_inline_split_cost},
     {"movement_avoiding", "staggered reduce-scatter of each rank's own input into shared slices, then copy-out "
                           "with non-temporal stores past the cache (YHCCL 3.3, Alg. 1; commutative ops)",
      commutative_only, allreduce_movement_avoiding, allreduce_movement_avoiding_cost},

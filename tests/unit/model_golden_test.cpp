@@ -242,15 +242,20 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
 // tiled, the reduce-scatter's fold since stop 31, streams its result
 // slices through the 14 further folds beyond the cache as direct does
 // (49.8 ms; they are not strip-mined).
-// Allreduce from 512 B: tiled_push since stop 35, tiled's folds without
+// Allreduce at 64 B (8 B too for a non-commutative op, which rules out
+// hierarchical, and 512 B for it): inline_split since stop 49, two waits for
+// lines that carry their data (an owner reads one line from each of the 15
+// others, every rank one line from each owner) where reduce_bcast's root
+// reaches 16 buffers through their owners' arguments and then 15 ranks
+// copy from it. Allreduce from 512 B: tiled_push since stop 35, tiled's folds without
 // its broadcast step (each rank stores its finished
 // slice into the 15 others' buffers: the lines the broadcast's readers
 // would pull) and without movement_avoiding's p chained steps per round.
 TEST_CASE("golden: the model's decisions on 16 ranks in one cache domain") {
     check_against("16 ranks, one cache domain", machine(1, 16), {
         {"allgather", "inline inline inline push push push push push"},
-        {"allreduce", "hierarchical reduce_bcast tiled_push tiled_push tiled_push tiled_push tiled_push tiled_push"},
-        {"allreduce(non-commutative)", "reduce_bcast reduce_bcast tiled_push tiled_push tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce", "hierarchical inline_split tiled_push tiled_push tiled_push tiled_push tiled_push tiled_push"},
+        {"allreduce(non-commutative)", "inline_split inline_split inline_split tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline pairwise pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
         {"bcast", "inline inline one_stage one_stage binomial binomial binomial pipelined"},
@@ -1057,6 +1062,7 @@ TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per 
         {"allreduce/dissemination", 4},
         {"allreduce/reduce_bcast", 16},
         {"allreduce/inline", 0},
+        {"allreduce/inline_split", 0},
         {"allreduce/movement_avoiding", 15},
         {"allreduce/hierarchical", 16},
         {"reduce_scatter_block/direct", 15},
@@ -1103,15 +1109,17 @@ TEST_CASE("peer_args: each algorithm that reads peers' buffers pays it once per 
             seen_names.insert(name);
         }
         // With two ranks every algorithm that reads a buffer reaches its one
-        // peer's arguments at least once, the inline ones and barriers never;
-        // on two domains the two-stage forms read the root's and a leader's.
+        // peer's arguments at least once, the inline ones (inline_split's
+        // stamped blocks too) and barriers never; on two domains the
+        // two-stage forms read the root's and a leader's.
         for (const CommTopology* topo : {&two, &sockets})
             for (const Prediction& p : predict(k, CostQuery{on, *topo, k, bytes, true})) {
                 if (is_intercomm_algorithm(k, *p.algorithm) || !std::isfinite(p.ns)) continue;
                 const double extra = p.ns - predicted(k, off, *topo, bytes, p.algorithm->name);
                 const std::string name = std::string(coll_name(k)) + "/" + p.algorithm->name;
                 INFO(name, " on ", topo->p, " ranks");
-                if (k == CollKind::barrier || std::string(p.algorithm->name) == "inline") CHECK(extra == 0);
+                const std::string alg = p.algorithm->name;
+                if (k == CollKind::barrier || alg == "inline" || alg == "inline_split") CHECK(extra == 0);
                 else CHECK(extra >= on.peer_args);
             }
     }
@@ -1234,4 +1242,37 @@ TEST_CASE("claim_line: split Bcast pays its shared counter's claims, completions
     // The other broadcasts take no claims.
     CHECK(predicted(CollKind::bcast, on, sixteen, 1 << 20, "one_stage") ==
           doctest::Approx(predicted(CollKind::bcast, off, sixteen, 1 << 20, "one_stage")));
+}
+
+// inline_split's blocks: the area (4 KiB from 8 ranks on) holds p + 1 equal
+// blocks, 16-byte head included: at 16 ranks 17 blocks of 3 lines, 176
+// bytes of data each, so a share of 22 doubles (2816 B in all) is the
+// largest that runs and 2824 B (23 a share) is not offered; at 2 ranks 3
+// blocks of 85 lines (16 KiB areas), 5424 bytes each.
+TEST_CASE("inline_split: offered while a rank's share fits one of the area's p + 1 blocks") {
+    const ModelParams params = made_up_params();
+    const auto cost = [&](const CommTopology& topo, std::size_t bytes) {
+        return predicted(CollKind::allreduce, params, topo, bytes, "inline_split");
+    };
+    const CommTopology sixteen = machine(1, 16), two = machine(1, 2);
+    CHECK(std::isfinite(cost(sixteen, 8)));
+    CHECK(std::isfinite(cost(sixteen, 2816)));
+    CHECK(!std::isfinite(cost(sixteen, 2824)));
+    CHECK(std::isfinite(cost(two, 2 * 5424)));
+    CHECK(!std::isfinite(cost(two, 2 * 5424 + 8)));
+    // One step more than inline's: at 2 ranks, where inline's readers take
+    // one vector each, inline stays the cheaper at every size both run
+    // (2 ranks on the 2-core guest, stop 49: inline 0.22-0.86 us from 8 B
+    // to 2 KiB, inline_split 0.33-1.19).
+    for (std::size_t bytes = 8; bytes <= 4096; bytes *= 2) {
+        INFO(bytes, " B");
+        CHECK(predicted(CollKind::allreduce, params, two, bytes, "inline") < cost(two, bytes));
+    }
+    // Lines and owners cost, not bytes: up to 48 B one owner and one line
+    // (8 B and 48 B cost the same); more owners, more blocks for every rank
+    // to write and read (96 B: 2 owners, 768 B: 16); two lines a block
+    // (1 KiB) one more round trip.
+    CHECK(cost(sixteen, 48) == doctest::Approx(cost(sixteen, 8)));
+    CHECK(cost(sixteen, 768) > cost(sixteen, 96));
+    CHECK(cost(sixteen, 1024) > cost(sixteen, 768));
 }
