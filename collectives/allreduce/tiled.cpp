@@ -120,7 +120,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
             void* dst = element_at(leader.recvbuf, a, *leader.recvtype);
             auto x = [&](int i) { return at(input_of(ctx.args_of(group[static_cast<std::size_t>(i)])), a); };
             if (!leader_in_place || op.commutative) {
-                reduce_staggered(op, type, len, 0, qd, x, dst, *leader.recvtype, leader_in_place ? 0 : -1, pos);
+                reduce_staggered_swept(op, type, len, 0, qd, x, dst, *leader.recvtype, leader_in_place ? 0 : -1, pos);
             } else if (qd > 1) {
                 // dst holds x_0: fold x_1 .. x_{q-1} apart, then apply x_0 from the left.
                 void* right = strip_scratch.data();

@@ -103,7 +103,7 @@ void fold_and_stream(const CollCtx& ctx, std::int64_t lo, std::int64_t hi, std::
         // The folds before the last: x_rank op x_rank+1, then x_rank+k op that.
         const void *left = input(0, a).buf, *right = input(1, a).buf;
         if (p > 2) {
-            reduce_staggered(
+            reduce_staggered_swept(
                 op, type, n, 0, p - 1, [&](int k) { return input(k, a); }, scratch.data(), type, -1, 0);
             left = input(p - 1, a).buf;
             right = scratch.data();
@@ -140,7 +140,7 @@ CollTask allreduce_tiled_push(CollCtx& ctx) {
     for (std::int64_t a = lo; a < hi; a += strip) {
         const std::int64_t n = std::min(strip, hi - a);
         void* result = element_at(me.recvbuf, a, type);
-        if (int e = reduce_staggered(
+        if (int e = reduce_staggered_swept(
                 *me.op, type, n, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), a); }, result, type,
                 me.in_place ? rank : -1, rank))
             rc = e;

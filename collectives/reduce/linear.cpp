@@ -35,7 +35,7 @@ CollTask reduce_linear_at(CollCtx& ctx, int root) {
         co_return MPI_SUCCESS;
     }
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
-    const int rc = reduce_in_order(
+    const int rc = reduce_in_order_swept(
         *me.op, *me.sendtype, me.sendcount, 0, ctx.size(), [&](int r) { return input_of(ctx.args_of(r)); },
         me.recvbuf, *me.recvtype, me.in_place ? root : -1);
     ctx.publish(1, 1);

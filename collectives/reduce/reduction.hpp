@@ -21,9 +21,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/data.hpp"
+#include "base/cacheline.hpp"
 
 namespace hmpi::coll {
 
@@ -150,6 +152,85 @@ int reduce_staggered(const Op& op, const Datatype& type, std::int64_t n, int fir
         reduce_data(op, o.buf, dst, n, type);
     }
     return MPI_SUCCESS;
+}
+
+// The operands x(first) .. x(last - 1) (but `skip`) of a fold, resolved in
+// one loop before it, in the fold's order (`order(k)`, k = 0 .. len - 1),
+// each operand's first lines asked for on the way. A peer's operand is
+// reached through its arguments (its CollCall, behind a pointer in its
+// member record: two misses before the data's). Resolved one at a time as
+// the fold takes them, each chase waits behind the previous operand's
+// fold; in one loop whose turns do not depend on each other the misses of
+// all the peers are in flight at once, and so are the first lines of their
+// data (docs/model.md, "Reaching the peers' operands in one sweep").
+inline constexpr int kSweptOperands = 64;
+inline constexpr std::size_t kSweptPrefetchLines = 2;
+class SweptOperands {
+public:
+    template <class Inputs, class Order>
+    SweptOperands(Inputs& x, int first, int last, int skip, std::size_t bytes, Order order) noexcept
+        : first_(first) {
+        for (int k = 0; k < last - first; ++k) {
+            const int i = order(k);
+            if (i == skip) continue;
+            const Operand o = x(i);
+            ops_[i - first] = o;
+            prefetch_lines(static_cast<const unsigned char*>(o.buf) + o.type->true_lb, bytes, kSweptPrefetchLines);
+        }
+    }
+    Operand operator()(int i) const noexcept { return ops_[i - first_]; }
+
+private:
+    int first_;
+    Operand ops_[kSweptOperands];
+};
+
+// reduce_in_order and reduce_staggered for the folds whose operands are
+// peers' buffers reached through their arguments (the tiled and direct
+// reductions, linear Reduce and Scan): the operands swept first
+// (SweptOperands) where there are 3 to kSweptOperands of them. A fold of
+// two (every fold at 2 ranks) has one peer's chase and nothing to overlap
+// it with, and beyond kSweptOperands the operands are resolved as folded:
+// both take the plain functions. Out of line, so that the plain path's
+// frame does not hold the operands' array. The inline algorithms, whose
+// operands sit at fixed places, call the plain functions.
+template <class Inputs>
+[[gnu::noinline]] int reduce_in_order_swept_out_of_line(const Op& op, const Datatype& type, std::int64_t n, int first,
+                                                         int last, Inputs x, void* dst, const Datatype& dst_type,
+                                                         int alias) {
+    const int skip = alias >= first && alias < last ? alias : -1;
+    // The fold takes the operands from the right (last - 2, last - 1, then leftwards).
+    const SweptOperands ops(x, first, last, skip, data_bytes(n, type), [&](int k) { return last - 1 - k; });
+    return reduce_in_order(op, type, n, first, last, std::cref(ops), dst, dst_type, alias);
+}
+template <class Inputs>
+[[gnu::noinline]] int reduce_staggered_swept_out_of_line(const Op& op, const Datatype& type, std::int64_t n,
+                                                          int first, int last, Inputs x, void* dst,
+                                                          const Datatype& dst_type, int alias, int start) {
+    const int len = last - first;
+    const int offset = ((start - first) % len + len) % len;
+    const int skip = alias >= first && alias < last ? alias : -1;
+    const SweptOperands ops(x, first, last, skip, data_bytes(n, type),
+                            [&](int k) { return first + (offset + k) % len; });
+    return reduce_staggered(op, type, n, first, last, std::cref(ops), dst, dst_type, alias, start);
+}
+inline bool sweeps_operands(std::int64_t n, int first, int last) noexcept {
+    return n > 0 && last - first > 2 && last - first <= kSweptOperands;
+}
+template <class Inputs>
+int reduce_in_order_swept(const Op& op, const Datatype& type, std::int64_t n, int first, int last, Inputs x,
+                          void* dst, const Datatype& dst_type, int alias) {
+    if (sweeps_operands(n, first, last))
+        return reduce_in_order_swept_out_of_line(op, type, n, first, last, x, dst, dst_type, alias);
+    return reduce_in_order(op, type, n, first, last, x, dst, dst_type, alias);
+}
+template <class Inputs>
+int reduce_staggered_swept(const Op& op, const Datatype& type, std::int64_t n, int first, int last, Inputs x,
+                           void* dst, const Datatype& dst_type, int alias, int start) {
+    if (!op.commutative) return reduce_in_order_swept(op, type, n, first, last, x, dst, dst_type, alias);
+    if (sweeps_operands(n, first, last))
+        return reduce_staggered_swept_out_of_line(op, type, n, first, last, x, dst, dst_type, alias, start);
+    return reduce_staggered(op, type, n, first, last, x, dst, dst_type, alias, start);
 }
 
 }  // namespace hmpi::coll

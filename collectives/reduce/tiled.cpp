@@ -43,7 +43,7 @@ CollTask reduce_tiled(CollCtx& ctx) {
     const CollCall& at_root = ctx.args_of(root);
     const std::int64_t lo = slice_begin(me.sendcount, ctx.rank(), p);
     const std::int64_t hi = slice_begin(me.sendcount, ctx.rank() + 1, p);
-    const int rc = reduce_staggered(
+    const int rc = reduce_staggered_swept(
         *me.op, *me.sendtype, hi - lo, 0, p, [&](int r) { return at(input_of(ctx.args_of(r)), lo); },
         element_at(at_root.recvbuf, lo, *at_root.recvtype), *at_root.recvtype, at_root.in_place ? root : -1,
         ctx.rank());

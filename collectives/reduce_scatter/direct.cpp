@@ -54,14 +54,14 @@ CollTask reduce_scatter_direct(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
     if (!me.in_place || first == 0) {
         // Nobody else reads [0, n) of an in-place input whose block starts at 0.
-        const int rc = reduce_staggered(*me.op, type, n, 0, p, my_block, me.recvbuf, *me.recvtype,
+        const int rc = reduce_staggered_swept(*me.op, type, n, 0, p, my_block, me.recvbuf, *me.recvtype,
                                         me.in_place ? rank : -1, rank);
         ctx.publish(1, 1);
         CO_WAIT_UNTIL(ctx.all_reached(1, 1));
         co_return rc;
     }
     TypedScratch result(n, type);
-    int rc = reduce_staggered(*me.op, type, n, 0, p, my_block, result.data(), type, -1, rank);
+    int rc = reduce_staggered_swept(*me.op, type, n, 0, p, my_block, result.data(), type, -1, rank);
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(ctx.all_reached(1, 1));
     if (int e = copy_data(result.data(), n, type, me.recvbuf, n, *me.recvtype)) rc = e;

@@ -36,7 +36,7 @@ CollTask reduce_scatter_then_scatter(CollCtx& ctx) {
     const Datatype& type = *me.sendtype;
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));
     TypedScratch result(blocks.total, type);
-    int rc = reduce_in_order(
+    int rc = reduce_in_order_swept(
         *me.op, type, blocks.total, 0, p, [&](int r) { return input_of(ctx.args_of(r)); }, result.data(), type, -1);
     for (int r = 0; r < p; ++r) {
         const auto i = static_cast<std::size_t>(r);

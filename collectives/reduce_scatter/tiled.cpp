@@ -54,7 +54,7 @@ CollTask reduce_scatter_tiled(CollCtx& ctx) {
     for (std::int64_t lo = 0; lo < n; lo += tile) {
         const std::int64_t len = std::min(tile, n - lo);
         auto tile_of = [&](int r) { return at(input_of(ctx.args_of(r)), first + lo); };
-        if (int e = reduce_staggered(*me.op, type, len, 0, p, tile_of, element_at(dst, lo, dst_type), dst_type,
+        if (int e = reduce_staggered_swept(*me.op, type, len, 0, p, tile_of, element_at(dst, lo, dst_type), dst_type,
                                      me.in_place && direct_in_place ? rank : -1, rank))
             rc = e;
     }

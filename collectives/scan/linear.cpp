@@ -51,14 +51,14 @@ CollTask prefix_linear(CollCtx& ctx, bool inclusive) {
         return true;
     };
     if (!me.in_place) {
-        rc = reduce_in_order(*me.op, type, n, 0, last, input, me.recvbuf, *me.recvtype, -1);
+        rc = reduce_in_order_swept(*me.op, type, n, 0, last, input, me.recvbuf, *me.recvtype, -1);
         ctx.publish(1, 1);
         CO_WAIT_UNTIL(wait_for_readers());
         co_return rc;
     }
     // In place: fold ranks [0, rank) apart; this rank's input stays put.
     TypedScratch lower(rank > 0 ? n : 0, type);
-    rc = reduce_in_order(*me.op, type, n, 0, rank, input, lower.data(), type, -1);
+    rc = reduce_in_order_swept(*me.op, type, n, 0, rank, input, lower.data(), type, -1);
     ctx.publish(1, 1);
     CO_WAIT_UNTIL(wait_for_readers());
     if (rank > 0) {

@@ -5,6 +5,7 @@
 // never read as an input.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -79,5 +80,41 @@ TEST_CASE("a non-commutative op keeps rank order whatever the start") {
     CHECK(staggered.visited == ordered.visited);
     CHECK(a == b);
     for (int v : a) CHECK(v == 1);  // x_0
+    op_release(left);
+}
+
+// The folds that reach peers' buffers through their arguments sweep their
+// operands first where there are 3 to kSweptOperands of them
+// (reduction.hpp, SweptOperands) and take them one at a time as they fold
+// otherwise: every form keeps the fold's order and its result.
+TEST_CASE("swept folds take their operands in the fold's order, swept first or one at a time") {
+    const Op& sum = *op_from_handle(MPI_SUM);
+    const Op* left = op_create(left_operand, false);
+    const int n = 3;
+    for (int p : {2, 3, kSweptOperands, kSweptOperands + 6}) {
+        INFO(p, " operands");
+        Inputs in(p, n);
+        std::vector<int> dst(n, -1);
+        const int start = 5 % p;
+        reduce_staggered_swept(sum, *in.type, n, 0, p, in.operand(), dst.data(), *in.type, -1, start);
+        std::vector<int> order;
+        for (int k = 0; k < p; ++k) order.push_back((start + k) % p);
+        CHECK(in.visited == order);
+        for (int v : dst) CHECK(v == p * (p + 1) / 2);
+        // A non-commutative op: rank order, with the in-place operand in
+        // the middle, never read as an input.
+        Inputs ordered(p, n), plain(p, n);
+        const int alias = p / 2;
+        reduce_staggered_swept(*left, *ordered.type, n, 0, p, ordered.operand(), ordered.data[alias].data(),
+                               *ordered.type, alias, start);
+        reduce_in_order(*left, *plain.type, n, 0, p, plain.operand(), plain.data[alias].data(), *plain.type, alias);
+        CHECK(std::count(ordered.visited.begin(), ordered.visited.end(), alias) == 0);
+        CHECK(static_cast<int>(ordered.visited.size()) == p - 1);
+        for (int v : ordered.data[alias]) CHECK(v == 1);  // x_0
+        // Swept or not, the same operands in the same order as the plain fold.
+        std::sort(ordered.visited.begin(), ordered.visited.end());
+        std::sort(plain.visited.begin(), plain.visited.end());
+        CHECK(ordered.visited == plain.visited);
+    }
     op_release(left);
 }
