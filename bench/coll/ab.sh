@@ -74,11 +74,13 @@ for row in csv.DictReader(open(sys.argv[1])):
 print('collective,algorithm,bytes,base_us,new_us,new/base (paired median),min,max,rounds')
 for (coll, alg, size), t in sorted(times.items()):
     rounds = sorted({r for _, r in t})
-    paired = [t[('new', r)] / t[('base', r)] for r in rounds if ('new', r) in t and ('base', r) in t and t[('base', r)] > 0]
+    both = [r for r in rounds if ('new', r) in t and ('base', r) in t and t[('base', r)] > 0]
+    paired = [t[('new', r)] / t[('base', r)] for r in both]
     if not paired:
         continue
     b = statistics.median(v for (w, _), v in t.items() if w == 'base')
     n = statistics.median(v for (w, _), v in t.items() if w == 'new')
-    print(f'{coll},{alg},{size},{b:.3f},{n:.3f},{statistics.median(paired):.3f},{min(paired):.2f},{max(paired):.2f},{len(paired)}')
+    ratio = statistics.median(paired)
+    print(f'{coll},{alg},{size},{b:.3f},{n:.3f},{ratio:.3f},{min(paired):.2f},{max(paired):.2f},{len(paired)}')
 PY
 [ -n "$out" ] || rm -f "$csv"

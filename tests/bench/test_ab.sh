@@ -45,5 +45,6 @@ bash "$src/bench/coll/ab.sh" --base "$tmp/nothing" --new "$tmp/new" allreduce:in
 out=$(bash "$src/bench/coll/ab.sh" --base "$build" --new "$build" --rounds 1 --sizes 8 allreduce:inline 2>&1) ||
     fail "the real round exited $?: $out"
 echo "$out"
-echo "$out" | grep -q '^allreduce,inline,8,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,1$' || fail "no paired line for the real round"
+echo "$out" | grep -q '^allreduce,inline,8,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,[0-9.]*,1$' ||
+    fail "no paired line for the real round"
 echo "PASS"
