@@ -170,13 +170,12 @@ CollTask allreduce_inline_split(CollCtx& ctx) {
     const int result_block = p;  // after the p mailboxes
 
     // Step 1: this rank's part of every other owner's elements.
-    for (int j = 0; j < g.owners; ++j)
-        if (j != rank)
-        {
-            unsigned char* block = block_at(area, g, j);
-            std::memcpy(data_of(block), element_at(input.buf, g.first(j), type), data_bytes(g.elements(j), type));
-            stamp_block(block, vector_bytes, mailbox_stamp);
-        }
+    for (int j = 0; j < g.owners; ++j) {
+        if (j == rank) continue;
+        unsigned char* block = block_at(area, g, j);
+        std::memcpy(data_of(block), element_at(input.buf, g.first(j), type), data_bytes(g.elements(j), type));
+        stamp_block(block, vector_bytes, mailbox_stamp);
+    }
     ctx.wake_others();
 
     int rc = MPI_SUCCESS;
@@ -202,8 +201,8 @@ CollTask allreduce_inline_split(CollCtx& ctx) {
         const unsigned char* block = block_at(j == rank ? area : ctx.stamped_area_of(j), g, result_block);
         if (head_of(block)->vector_bytes != vector_bytes) rc = MPI_ERR_TRUNCATE;
         const std::int64_t k = g.elements(j);
-        if (int e = copy_data(data_of(block), k, type, element_at(me.recvbuf, g.first(j), *me.recvtype), k, *me.recvtype))
-            rc = e;
+        void* to = element_at(me.recvbuf, g.first(j), *me.recvtype);
+        if (int e = copy_data(data_of(block), k, type, to, k, *me.recvtype)) rc = e;
     }
     co_return rc;
 }
