@@ -20,7 +20,9 @@
 // later), which may rewrite them, only once every member has released this
 // one (CollMember::released_below).
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/shared.hpp"
@@ -161,6 +163,9 @@ public:
 
 private:
     CollMember& member(int r) const noexcept { return shared_.members[static_cast<std::size_t>(r)]; }
+    // This rank's slot of one of its per-member areas (inline_area, stamped_area).
+    unsigned char* own_slot_area(std::atomic<unsigned char*> CollMember::*areas,
+                                 std::unique_ptr<NodeMemory> CollMember::*backing) const;
     // Member `peer` had released every collective below `below`. Threads of
     // this rank may store at once: a lower value winning costs only a
     // reload (driver.cpp, all_released_through).
