@@ -22,6 +22,7 @@ if [[ ${1:-} == --out ]]; then out=$2; shift 2; fi
 R=$repo/docs/results
 # name | measured CSV | profile | notes | ranks | --machine (empty: this machine's topology)
 runs=(
+  "s50np2|$R/collectives-np2/stop50/forced/s50np2.csv.gz|$R/collectives-np2/stop50/forced/profile.txt|$R/collectives-np2/stop50/forced/s50np2.notes|2|1x2,l2=2M,l3=260M"
   "s48np16b|$R/collectives-np16/stop48/call2/np16-all.csv.gz|$R/collectives-np16/stop48/call2/profile.txt|$R/collectives-np16/stop48/call2/np16.notes|16|1x16,l2=2M,l3=300M"
   "s48np16|$R/collectives-np16/stop48/np16-all.csv.gz|$R/collectives-np16/stop48/profile.txt|$R/collectives-np16/stop48/np16.notes|16|1x16,l2=2M,l3=300M"
   "s47np16a|$R/collectives-np16/stop47/call1/np16-all.csv.gz|$R/collectives-np16/stop47/call1/profile.txt|$R/collectives-np16/stop47/call1/np16.notes|16|1x16,l2=2M,l3=300M"
