@@ -14,10 +14,12 @@
 // collectives-techniques.md).
 //
 // Cost (our formula, Li-Hoefler parameters): the (P - 1) m lines are moved
-// by P threads at once, (P - 1) m / P lines each, then the completion flag:
-//   T = a + (P - 1)/P m max(c, C P) + a_alpha + claim_line (2 k + P)
+// by P threads at once, the busiest taking ceil(k / P) chunks, then the
+// completion flag:
+//   T = a + min((P - 1) m, ceil(k / P) min(m, chunk)) max(c, C P) + a_alpha + claim_line (2 k + P)
 // ((a, c, C) = alpha, or beta across cache domains, copy costs; in or out of cache by
-// the working set P m bytes; k = (P - 1) ceil(m / chunk) chunks: the shared
+// the working set P m bytes; k = (P - 1) ceil(m / chunk) chunks (at 2
+// ranks a message of up to two chunks is cut in halves): the shared
 // counter's line serializes the k claims, the P claims that find none left
 // and the k completions. At 16 ranks on a 16-core Xeon they made an 8-byte
 // split Bcast 4.1 us against 0.86 without them, stop 48).
@@ -30,9 +32,11 @@
 // done. Flags: flag 1 step 1 = "the counters are set, the payload holds the
 // root's buffer" (root).
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "base/cacheline.hpp"
 #include "collectives/bcast/bcast.hpp"
 #include "collectives/bcast/knobs.hpp"
 #include "collectives/framework/data.hpp"
@@ -55,6 +59,17 @@ struct SplitWork {
     bool contiguous;
 };
 static_assert(sizeof(SplitWork) <= kFlagPayloadBytes);
+
+// The bytes of one chunk for a message of `bytes` at p ranks
+// (kBcastKnobs): at 2 ranks a message of up to two chunks is cut in
+// halves, so that both ranks copy; from 3 ranks on the p - 1 copies give
+// p - 1 of the p ranks a chunk each already.
+std::size_t split_chunk_for(std::size_t bytes, int p) noexcept {
+    const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
+    if (p != 2 || bytes < 2 * kBcastKnobs.split_halves_min_bytes || bytes > 2 * chunk) return chunk;
+    const std::size_t half = (bytes / 2 + kCacheLine - 1) / kCacheLine * kCacheLine;
+    return std::min(chunk, half);
+}
 }  // namespace
 
 CollTask bcast_split(CollCtx& ctx) {
@@ -75,7 +90,7 @@ CollTask bcast_split(CollCtx& ctx) {
         std::memcpy(&src, ctx.payload_of(root, 1), sizeof src);
     }
     const std::size_t bytes = src.bytes;
-    const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
+    const std::size_t chunk = split_chunk_for(bytes, p);
     const std::uint64_t per_dest = std::max<std::uint64_t>(1, (bytes + chunk - 1) / chunk);
     const std::uint64_t total = per_dest * static_cast<std::uint64_t>(p - 1);
     const StoreKind kind = store_kind_for(bytes * static_cast<std::size_t>(p), ctx.topology(), false);
@@ -117,12 +132,16 @@ double bcast_split_cost(const CostQuery& q) {
     const double per_line = std::max(copy_line_cost(q, link, ws), congested_copy_line_cost(q, link, ws) * p);
     // The counter's line takes every claim, the p that find no chunk left
     // and every chunk's completion one after the other: claim_line each.
-    const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
+    const std::size_t chunk = split_chunk_for(q.bytes, p);
     const double chunks = static_cast<double>(std::max<std::size_t>(1, (q.bytes + chunk - 1) / chunk) * (p - 1));
     const double claims = q.params.claim_line * (2 * chunks + p);
+    // The busiest rank copies ceil(chunks / p) of them: with fewer chunks
+    // than ranks one copies while another waits.
+    const double chunk_lines = std::min(q.m(), static_cast<double>(chunk) / kCacheLine);
+    const double busiest = std::min((p - 1) * q.m(), std::ceil(chunks / p) * chunk_lines);
     // A rank reads the root's arguments and a destination's (one of them its
     // own with 2 ranks).
-    return link.a + (p - 1) * q.m() / p * per_line + peer_args_cost(q, p > 2 ? 2 : 1) + q.params.alpha.a + claims;
+    return link.a + busiest * per_line + peer_args_cost(q, p > 2 ? 2 : 1) + q.params.alpha.a + claims;
 }
 
 }  // namespace hmpi::coll

@@ -198,7 +198,10 @@ TEST_CASE("golden: the model's decisions on two ranks sharing a cache") {
 // Allreduce from 4 KiB: tiled_push since stop 35 (movement_avoiding
 // before, whose chained steps and copy-out move each of a rank's m/2
 // pulled lines twice; non-commutative: inline, then reduce_bcast, whose
-// root alone folds and then is read).
+// root alone folds and then is read). Bcast at 4 KiB: one_stage since stop
+// 50, when split's cost began to charge its busiest rank's chunks: 4 KiB is
+// one chunk, which one rank copies whole while the other waits, as
+// one_stage's reader does, plus the claims (it charged each rank half).
 TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
     check_against("2 ranks, two cache domains", machine(2, 1), {
         {"allgather", "inline inline inline push push push push push"},
@@ -206,7 +209,7 @@ TEST_CASE("golden: the model's decisions on two ranks in two cache domains") {
         {"allreduce(non-commutative)", "inline inline inline tiled_push tiled_push tiled_push tiled_push tiled_push"},
         {"alltoall", "inline inline inline pairwise pairwise pairwise pairwise pairwise"},
         {"barrier", "flat"},
-        {"bcast", "inline inline inline split split split split split"},
+        {"bcast", "inline inline inline one_stage split split split split"},
         {"exscan", "inline inline inline chained chained chained chained chained"},
         {"gather", "inline inline inline parallel parallel parallel parallel parallel"},
         {"reduce", "inline inline inline linear tiled tiled tiled tiled"},
@@ -1242,6 +1245,24 @@ TEST_CASE("claim_line: split Bcast pays its shared counter's claims, completions
     // The other broadcasts take no claims.
     CHECK(predicted(CollKind::bcast, on, sixteen, 1 << 20, "one_stage") ==
           doctest::Approx(predicted(CollKind::bcast, off, sixteen, 1 << 20, "one_stage")));
+}
+
+// split's busiest rank (made-up alpha: c = 3, C = 1.5 ns a line, so
+// max(c, C p) = 3 at 2 ranks and 24 at 16): at 2 ranks a 4 KiB message is
+// one chunk, which one rank copies whole (64 lines), and an 8 KiB one two
+// halves, one a rank (64 lines each); 64 KiB is two 32 KiB halves (512
+// lines each) and 96 KiB two of 48 KiB (768). At 16 ranks 64 KiB makes one
+// chunk for each of 15 destinations, so a rank copies at most one (1024
+// lines), and 128 KiB 30 chunks, so some copy two (2048).
+TEST_CASE("split: the busiest rank's chunks, halves at 2 ranks") {
+    const ModelParams params = made_up_params();
+    const CommTopology two = machine(1, 2), sixteen = machine(1, 16);
+    const auto split = [&](const CommTopology& topo, std::size_t bytes) {
+        return predicted(CollKind::bcast, params, topo, bytes, "split");
+    };
+    CHECK(split(two, 8 << 10) == doctest::Approx(split(two, 4 << 10)));
+    CHECK(split(two, 96 << 10) - split(two, 64 << 10) == doctest::Approx(256 * 3.0));
+    CHECK(split(sixteen, 128 << 10) - split(sixteen, 64 << 10) == doctest::Approx(1024 * 24.0));
 }
 
 // inline_split's blocks: the area (4 KiB from 8 ranks on) holds p + 1 equal
