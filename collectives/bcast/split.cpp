@@ -66,7 +66,7 @@ static_assert(sizeof(SplitWork) <= kFlagPayloadBytes);
 // p - 1 of the p ranks a chunk each already.
 std::size_t split_chunk_for(std::size_t bytes, int p) noexcept {
     const std::size_t chunk = kBcastKnobs.split_chunk_bytes;
-    if (p != 2 || bytes < 2 * kBcastKnobs.split_halves_min_bytes || bytes > 2 * chunk) return chunk;
+    if (p != 2 || bytes < 2 * kBcastKnobs.split_min_half_bytes || bytes > 2 * chunk) return chunk;
     const std::size_t half = (bytes / 2 + kCacheLine - 1) / kCacheLine * kCacheLine;
     return std::min(chunk, half);
 }
