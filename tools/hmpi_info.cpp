@@ -146,6 +146,11 @@ void print_params(const ModelParams& p) {
         else
             std::printf("  %-6s %15s   no R_slices in this profile: slice folds charged R, R_mem\n", "",
                         "(third buffer)");
+        if (l.b_l2 > 0)
+            std::printf("  %-6s %15s   b_l2 = %6.2f ns/line   c_l2 = %6.2f   r_l2 = %6.2f (b, c, r: past the L2)\n", "",
+                        "(in the L2s)", l.b_l2, l.c_l2, l.r_l2);
+        else
+            std::printf("  %-6s %15s   not in this profile: b, c, r at every size in cache\n", "", "(in the L2s)");
     };
     link("alpha", p.alpha);
     link("beta", p.beta);
@@ -209,6 +214,8 @@ void print_params(const ModelParams& p) {
                 p.rewrite_all_line, p.rewrite_all_line == 0 ? " [not in this profile: rewrite_line]" : "");
     std::printf("  claim_line %.1f ns per claim (every rank taking work from one counter; split bcast)%s\n",
                 p.claim_line, p.claim_line == 0 ? " [not in this profile: claims free]" : "");
+    std::printf("  near_line %.3f ns more for each of a step's first %.0f lines (one reader, its source waiting)%s\n",
+                p.near_line, p.near_lines, p.near_line == 0 ? " [not in this profile: none]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
     std::printf("  switch_handoff %.1f ns per flag handoff between two ranks sharing one CPU%s\n", p.switch_handoff,

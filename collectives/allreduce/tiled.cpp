@@ -15,6 +15,8 @@
 // Cost, Eq. 11 = Eq. 10 + Eq. 4:
 //   T = a_a q + B_a q m + (a_b + Z + B_b m) ceil(log2 s)
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
+// (with one domain and the working set in the L2s, the broadcast's m is
+// (q-1)m/q: each reader folded 1/q of the result's lines itself)
 // (with q = 1, Eq. 8's a_a + B_a m is the copy of a rank's input into its
 // receive buffer, its domain's partial: c_a m, every rank at once)
 // (Z = busy_excess(p): each level across is a step of HMPI's like the
@@ -180,7 +182,11 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const int qq = q.q();
     if (q.p() <= 1) return 0;
     bool two_stage = false;
-    const double bcast = li_bcast(q, qq, q.s(), m, ws, &two_stage);
+    // With one domain, each reader folded 1/q of the result's lines itself:
+    // while they stay in its L2, the broadcast brings only the other
+    // (q - 1)/q from the root's cache.
+    const double bcast_lines = q.s() > 1 || !l2_resident(q, ws) ? m : m * (qq - 1) / qq;
+    const double bcast = li_bcast(q, qq, q.s(), bcast_lines, ws, &two_stage);
     // Each rank reads the arguments of its domain's other ranks (a tile of
     // each input, in one loop), then the domains' tree its children's, the
     // broadcast's readers the root's (and, two-stage, their leader's).

@@ -6,7 +6,8 @@
 // Cost (Li, Hoefler et al., Section 2.2, the tree broadcast with fan-out 2):
 // ceil(log2 P) levels of one copy each, no more than one reader per buffer
 // at a time; the first ceil(log2 s) levels cross cache domains:
-//   ceil(log2 s) (a_beta + c_beta m) + ceil(log2 q) (a_alpha + c_alpha m) + a_alpha
+//   ceil(log2 s) (a_beta + c_beta m + N) + ceil(log2 q) (a_alpha + c_alpha m + N) + a_alpha
+// (N = near_excess(m), cost.hpp: each level's sender waits while it is read)
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time.
 // (the last term: the acknowledgements the leaves' parents wait for). It
@@ -49,8 +50,10 @@ double bcast_binomial_cost(const CostQuery& q) {
     const int within = std::max(0, ceil_log2(q.p()) - across);
     const double busy = busy_excess(q, q.p());
     // Each level reads its parent's arguments.
-    return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + busy) +
-           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + peer_args_cost(q, across + within) +
+    // Each level's sender waits while it is read (near_excess).
+    const double near = near_excess(q, q.m());
+    return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + near + busy) +
+           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + near + busy) + peer_args_cost(q, across + within) +
            q.params.alpha.a;
 }
 

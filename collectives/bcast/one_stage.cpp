@@ -9,7 +9,8 @@
 // over ranks):
 //   s == 1: a_alpha + C_alpha (P - 1) m + a_alpha / P
 //   s  > 1: a_beta + C_beta q m + a_alpha / P
-// (with P = 2 the one reader is not congested: a + c m + a_alpha / 2),
+// (with P = 2 the one reader is not congested: a + c m + N(m) + a_alpha / 2,
+// N(m) = near_excess, cost.hpp: the root waits while it is read),
 // with the working set P * bytes deciding in-cache or memory line costs.
 //
 // Flags: flag 1 step 1 = "I have copied" (read by the root only).
@@ -39,7 +40,9 @@ double bcast_one_stage_cost(const CostQuery& q) {
     // One reader alone is not congested (b, not B).
     // Readers reach the root's arguments first (peer_args_cost).
     const double ack = q.params.alpha.a / q.p() + peer_args_cost(q, 1);
-    if (q.p() == 2) return copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + ack;
+    // The root waits while its one reader copies (near_excess).
+    if (q.p() == 2)
+        return copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + near_excess(q, q.m()) + ack;
     return li_one_stage_bcast(q, q.s() > 1 ? q.q() : q.p(), q.s(), q.m(), ws) + ack;
 }
 

@@ -77,14 +77,27 @@ double all_poll_excess(const CostQuery& c, int t) noexcept {
     return t >= 2 ? c.params.step_overhead + c.params.poll_line * (t - 2) : 0.0;
 }
 
+bool l2_resident(const CostQuery& c, std::size_t ws) noexcept {
+    return c.topo.l2_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l2_bytes / 2;
+}
+double near_excess(const CostQuery& c, double m) noexcept {
+    return c.params.near_line * std::min(m, c.params.near_lines);
+}
+namespace {
+// A link's one-thread cost in cache: its in-L2 one (format 18) while the
+// step's data stay in the L2s, else the one past them.
+double in_cache(const CostQuery& c, double l2_cost, double cost, std::size_t ws) noexcept {
+    return l2_cost > 0 && l2_resident(c, ws) ? l2_cost : cost;
+}
+}  // namespace
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
-    return c.spills(ws) && l.b_mem > 0 ? l.b_mem : l.b;
+    return c.spills(ws) && l.b_mem > 0 ? l.b_mem : in_cache(c, l.b_l2, l.b, ws);
 }
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.B_mem > 0 ? l.B_mem : l.B;
 }
 double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
-    return c.spills(ws) && l.c_mem > 0 ? l.c_mem : l.c;
+    return c.spills(ws) && l.c_mem > 0 ? l.c_mem : in_cache(c, l.c_l2, l.c, ws);
 }
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.C_mem > 0 ? l.C_mem : l.C;
@@ -93,7 +106,7 @@ double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size
 // steps are charged as the accumulating reduction, as they were measured.
 double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.r <= 0) return line_cost(c, l, ws);
-    return c.spills(ws) && l.r_mem > 0 ? l.r_mem : l.r;
+    return c.spills(ws) && l.r_mem > 0 ? l.r_mem : in_cache(c, l.r_l2, l.r, ws);
 }
 double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.R <= 0) return congested_line_cost(c, l, ws);
@@ -250,17 +263,22 @@ double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws)
     // reader or as poller (busy_a).
     const double a = busy_a(c, al, c.p());
     const double first = d < q ? a + (q - d) * B * m : 0.0;
-    return first + (a + b * m) * ceil_log2(d);
+    return first + (a + b * m + near_excess(c, m)) * ceil_log2(d);
 }
 
 double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept {
-    return s <= 1 ? 0.0 : (step_cost(c, c.params.beta, m, ws) + busy_excess(c, c.p())) * ceil_log2(s);
+    return s <= 1 ? 0.0
+                  : (step_cost(c, c.params.beta, m, ws) + near_excess(c, m) + busy_excess(c, c.p())) * ceil_log2(s);
 }
 
 // A broadcast's readers copy the lines (c, C: HMPI's copy costs, params.hpp).
+// A single reader copies from a root that waits (near_excess); several
+// readers at once are the congested fit's.
 double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
-    if (s <= 1) return q <= 1 ? 0.0 : congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws);
-    return congested_copy_step_cost(c, c.params.beta, m, q, ws);
+    if (s <= 1)
+        return q <= 1 ? 0.0
+                      : congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws) + (q == 2 ? near_excess(c, m) : 0.0);
+    return congested_copy_step_cost(c, c.params.beta, m, q, ws) + (q == 1 ? near_excess(c, m) : 0.0);
 }
 
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {

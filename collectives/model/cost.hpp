@@ -66,6 +66,17 @@ inline int floor_log2(int x) noexcept {
     while ((2 << k) <= x) ++k;
     return k;
 }
+// Whether an algorithm touching `ws` bytes keeps its data in the cores'
+// L2s: at most half an L2 per rank (hmpi-calibrate's split, docs/model.md,
+// "Where a step's lines are"); the one-thread costs are then b_l2, c_l2,
+// r_l2 where the profile has them.
+bool l2_resident(const CostQuery& c, std::size_t ws) noexcept;
+// What a step's first lines cost more when one reader pulls m lines that
+// an idle core has just written: near_line for each of the first
+// near_lines (params.hpp; 0 where the profile has none). step_cost,
+// copy_step_cost, the tree levels of li_intra_tree_reduce and the
+// congested steps with t = 1 include it.
+double near_excess(const CostQuery& c, double m) noexcept;
 // Per-line costs in or out of cache, of a reduction step (b, B) and of a
 // copy step (c, C).
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem

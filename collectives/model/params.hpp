@@ -56,6 +56,19 @@ struct LinkCost {
     // measured (a profile before format 10), R's apply.
     double R_slices = 0;
     double R_slices_mem = 0;
+    // b, c and r while a step's data stay in the cores' L2s (a working set
+    // of at most half an L2 per core: l2_resident, cost.hpp); b, c and r
+    // then price the lines past the L2 within the cache. One thread pulls a
+    // line another core's L2 holds for less than one the L3 holds: 3.2 ns
+    // against 4.8 on the 2-core Xeon guest, 3.6 against 5.4 on the 16-core
+    // Xeon, where one fit over every size (format 17's b) gave 4.8 and 5.2
+    // for both. hmpi-calibrate splits its one-reader sweeps at the L2
+    // (docs/model.md, "Where a step's lines are"). All three 0: not
+    // measured (a profile before format 18, no L2 size, no split found):
+    // b, c and r at every size in cache.
+    double b_l2 = 0;
+    double c_l2 = 0;
+    double r_l2 = 0;
 };
 
 struct LevelCost {
@@ -285,6 +298,20 @@ struct ModelParams {
     // follow the cache that is there. 0 where not measured (no knee found,
     // a profile before format 7): hwloc's sizes.
     std::size_t core_cache_bytes = 0;
+    // near_line, near_lines: a reader pulling lines that an idle core has
+    // just written pays near_line more for each of the first near_lines of
+    // them, in ns (near_excess, cost.hpp): the writer's most recent lines
+    // are still in its L1, which serves them more slowly than its L2 serves
+    // the older ones. hmpi-calibrate's one-reader reduction sweep: on the
+    // 2-core Xeon guest 5.2 ns for the first 640 lines (40 KiB, its L1 is
+    // 48 KiB), then 3.2 a line; the 16-core Xeon 5.6 ns for 535. This is
+    // why a step of 512 lines cost 8.1-8.7 ns a line there and one of 8192
+    // 3.7-4.0. Charged to one-reader steps, whose source waits while it is
+    // read (tree levels, step_cost); steps in which every core reads at
+    // once (the congested B, C, R) have it in their own fit. Both 0: not
+    // measured (a profile before format 18, or no excess found).
+    double near_line = 0;
+    double near_lines = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

@@ -73,7 +73,11 @@ namespace {
 // 17: rewrite_all_line and claim_line added, optional; format 2 to 16 files
 // are still read, charging every rank's copy-in at once rewrite_line and
 // split Bcast's claims nothing.
-constexpr int kProfileFormat = 17;
+// 18: b_l2, c_l2, r_l2 per link, optional (all three or none), and
+// near_line with near_lines, optional (both or neither); format 2 to 17
+// files are still read, charging b, c and r at every size in cache and no
+// excess for a step's first lines.
+constexpr int kProfileFormat = 18;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -124,12 +128,21 @@ void put(std::string& out, const std::string& key, double v) {
     out += buf;
 }
 
+// The in-L2 costs of a link (format 18, all three or none), after its
+// other fields.
+constexpr const char* kL2Fields[] = {"b_l2", "c_l2", "r_l2"};
+constexpr double LinkCost::*kL2Members[] = {&LinkCost::b_l2, &LinkCost::c_l2, &LinkCost::r_l2};
+bool has_l2_costs(const LinkCost& l) { return l.b_l2 > 0 && l.c_l2 > 0 && l.r_l2 > 0; }
+
 bool has_third_buffer_costs(const LinkCost& l) { return l.r > 0 && l.R > 0 && l.r_mem > 0 && l.R_mem > 0; }
 bool has_slice_costs(const LinkCost& l) { return has_third_buffer_costs(l) && l.R_slices > 0 && l.R_slices_mem > 0; }
 
 void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
     const int n = has_slice_costs(l) ? kFieldCount : has_third_buffer_costs(l) ? kFirstSliceField : kRequiredFields;
     for (int i = 0; i < n; ++i) put(out, prefix + "." + kFields[i], field(l, i));
+    if (has_l2_costs(l))
+        for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
+            put(out, prefix + "." + kL2Fields[i], l.*kL2Members[i]);
 }
 
 std::string size_text(hwloc_uint64_t bytes) {
@@ -217,6 +230,10 @@ std::string format_profile(const ModelParams& p) {
         put(out, "copy_rewrite_line", p.copy_rewrite_line);
     }
     if (p.core_cache_bytes > 0) out += "core_cache_bytes " + std::to_string(p.core_cache_bytes) + "\n";
+    if (p.near_line > 0 && p.near_lines > 0) {
+        put(out, "near_line", p.near_line);
+        put(out, "near_lines", p.near_lines);
+    }
     return out;
 }
 
@@ -343,6 +360,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             p.push_line_beyond = x;
             continue;
         }
+        if (key == "near_line" || key == "near_lines") {
+            if (format < 18) return fail(line_no, key + " needs format 18 (the format line comes first)");
+            (key == "near_line" ? p.near_line : p.near_lines) = x;
+            continue;
+        }
         if (key == "fold_stream_line") {
             if (format < 15) return fail(line_no, key + " needs format 15 (the format line comes first)");
             p.fold_stream_line = x;
@@ -366,31 +388,36 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         int fi = -1;
         for (int i = 0; i < kFieldCount; ++i)
             if (fname == kFields[i]) fi = i;
-        if (fi < 0) return fail(line_no, "unknown key '" + key + "'");
+        int l2i = -1;
+        for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
+            if (fname == kL2Fields[i]) l2i = i;
+        if (fi < 0 && l2i < 0) return fail(line_no, "unknown key '" + key + "'");
+        if (l2i >= 0 && format < 18) return fail(line_no, key + " needs format 18 (the format line comes first)");
         if (fi >= kRequiredFields && format < 8)
             return fail(line_no, key + " needs format 8 (the format line comes first)");
         if (fi >= kFirstSliceField && format < 10)
             return fail(line_no, key + " needs format 10 (the format line comes first)");
-        if (link == "alpha") {
-            *field(p.alpha, fi) = x;
-        } else if (link == "beta") {
-            *field(p.beta, fi) = x;
-        } else if (link.rfind("level.", 0) == 0) {
+        // The link the key names; a level's first field adds the level, and
+        // its in-L2 fields (written last) count none of its nine.
+        LinkCost* target = link == "alpha" ? &p.alpha : link == "beta" ? &p.beta : nullptr;
+        if (!target && link.rfind("level.", 0) == 0) {
             LevelKind kind;
             if (!level_from_key(link.substr(6), &kind))
-                return fail(line_no, "unknown level '" + link.substr(6) +
-                                         "' (levels: core, l2, l3, numa, socket, node)");
+                return fail(line_no,
+                            "unknown level '" + link.substr(6) + "' (levels: core, l2, l3, numa, socket, node)");
             auto it = levels.begin();
             while (it != levels.end() && it->first.kind != kind) ++it;
+            if (it == levels.end() && l2i >= 0) return fail(line_no, key + " comes after " + link + "'s other fields");
             if (it == levels.end()) {
                 levels.push_back({LevelCost{kind, {}}, 0});
                 it = levels.end() - 1;
             }
-            *field(it->first.cost, fi) = x;
-            ++it->second;
-        } else {
-            return fail(line_no, "unknown key '" + key + "'");
+            if (l2i < 0) ++it->second;
+            target = &it->first.cost;
         }
+        if (!target) return fail(line_no, "unknown key '" + key + "'");
+        if (l2i >= 0) target->*kL2Members[l2i] = x;
+        else *field(*target, fi) = x;
     }
     // Everything required is there.
     if (!seen.count("format")) return fail(0, "the 'format' line is missing");
@@ -437,6 +464,17 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         return fail(0, "fold_rewrite_knee and fold_rewrite_line_beyond come together or not at all");
     if (seen.count("fold_rewrite_knee") && !seen.count("fold_rewrite_line"))
         return fail(0, "fold_rewrite_knee needs fold_rewrite_line (the cost up to the knee)");
+    if (seen.count("near_line") != seen.count("near_lines"))
+        return fail(0, "near_line and near_lines come together or not at all");
+    auto check_l2 = [&](const std::string& link) -> std::string {
+        int n = 0;
+        for (const char* f : kL2Fields) n += seen.count(link + "." + f) ? 1 : 0;
+        if (n != 0 && n != static_cast<int>(std::size(kL2Fields)))
+            return link + " needs all of b_l2, c_l2, r_l2 or none of them";
+        return {};
+    };
+    for (const char* link : {"alpha", "beta"})
+        if (std::string why = check_l2(link); !why.empty()) return fail(0, why);
     if (seen.count("copy_rewrite_bytes") != seen.count("copy_rewrite_line"))
         return fail(0, "copy_rewrite_bytes and copy_rewrite_line come together or not at all");
     for (const auto& [lc, given] : levels) {
@@ -447,6 +485,7 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (extra != 0 && extra != kFirstSliceField - kRequiredFields)
             return fail(0, name + " needs all of r, R, r_mem, R_mem or none of them");
         if (std::string why = check_slices(name); !why.empty()) return fail(0, why);
+        if (std::string why = check_l2(name); !why.empty()) return fail(0, why);
         p.levels.push_back(lc);
     }
     return p;

@@ -21,7 +21,8 @@
 // ceil(log2 s), levels within domains first), the head of level k folding
 // a chain of k: the first into a third buffer (r), the rest accumulating
 // (b), each over its child's level's link:
-//   T = sum_k [ a_k + (r_1 + b_2 + ... + b_k) m ]
+//   T = sum_k [ a_k + (r_1 + b_2 + ... + b_k) m + N(m) ]
+// (N(m) = near_excess, cost.hpp: the child waits while its partial is read)
 // (L (a + r m) + L (L - 1)/2 b m on one link). Until stop 31 each level
 // was charged one b: at 2 ranks on the 2-core EPYC (one fold, x_0 op x_1
 // into the receive buffer) that was b m where r m is the work.
@@ -125,7 +126,7 @@ double reduce_binomial_cost(const CostQuery& q) {
     double t = 0, chain = reduce3_line_cost(q, link(1), ws);
     for (int k = 1; k <= levels; ++k) {
         if (k > 1) chain += line_cost(q, link(k), ws);
-        t += link(k).a + busy + chain * q.m();
+        t += link(k).a + busy + chain * q.m() + near_excess(q, q.m());  // the child waits while it is read
     }
     // Each level reads its child's arguments. Every rank but the root then
     // waits one more handoff for its parent's "folded" (the mean over

@@ -13,7 +13,9 @@
 // the root alone reads q - 1 inputs of its domain and p - q of others, then
 // the p - 1 others wait one more handoff for its "done" (predictions are
 // the mean over ranks):
-//   T = a_a + Y(p) + ((q-1) b_a + (p-q) b_b) m + (p-1)/p a_a   (working set (p + 1) m: the inputs and the result)
+//   T = a_a + Y(p) + ((q-1) b_a + (p-q) b_b) m + (p-1) N(m) + (p-1)/p a_a
+// (working set (p + 1) m: the inputs and the result; N(m) = near_excess,
+// cost.hpp: each source waits while the root reads it)
 // (a_a + Y(p) = flat_wait_cost(p), the root's wait for every arrival, as
 // the flat barrier's; docs/model.md, "Reduce's waits at two ranks")
 // where the first fold, x_{p-2} op x_{p-1} into the receive buffer, reduces
@@ -59,7 +61,7 @@ double reduce_linear_cost(const CostQuery& q) {
     // as tiled Reduce's; then it reads every other rank's arguments, one
     // after another.
     return flat_wait_cost(q, q.p()) + input_released_wait_cost(q) + peer_args_sweep_cost(q, q.p() - 1) +
-           reduce_linear_fold_line_cost(q, ws) * q.m();
+           reduce_linear_fold_line_cost(q, ws) * q.m() + (q.p() - 1) * near_excess(q, q.m());
 }
 
 }  // namespace hmpi::coll

@@ -13,7 +13,8 @@
 //
 // Cost, Eq. 3 = Eq. 1 + intra + Eq. 2:
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d) + (a_b + b_b m) ceil(log2 s)
-// (n-ary forms for radix n != 2, knobs.hpp; working set (p + 1) m: the inputs and the result), plus
+// (n-ary forms for radix n != 2, knobs.hpp; working set (p + 1) m: the inputs and the result;
+// each level's step also pays N(m) = near_excess, its child waiting while read), plus
 // (p-1)/p a_a: every rank but the root waits one more handoff for its
 // parent's "folded" (predictions are the mean over ranks). Partials that
 // travel in flag payloads need no "folded" (nor the root's "copied" below):

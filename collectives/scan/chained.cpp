@@ -27,14 +27,17 @@
 // cost.hpp). Scan: each step one pass over m lines that reads the
 // neighbour's result and the rank's input and writes its result (r, the
 // third-buffer reduction's cost; rank 0's copy is off the chain):
-//   T = (p-s)(a'_a + r_a m) + (s-1)(a'_b + r_b m)
+//   T = (p-s)(a'_a + r_a m + N(m)) + (s-1)(a'_b + r_b m + N(m))
+// (N(m) = near_excess, cost.hpp: each link's source waits while it is
+// read; working set 2 p m, the inputs and the results)
 // Exscan: each step is a push: rank r stores m lines of its own into rank
 // r+1's receive buffer (P: push_line, cost.hpp's congested_push_step_cost
 // with one thread, C beyond the L2) and folds m more (its own result,
 // which rank r-1 stored: a read across, b) except rank 0's; rank 0 first
 // waits for rank 1's "may write" (one more handoff; the later ones were
 // published long before they are needed):
-//   T = a_1 + (p-s)(a'_a + P_a m) + (s-1)(a'_b + P_b m) + (p-2) b_a m
+//   T = a_1 + (p-s)(a'_a + P_a m) + (s-1)(a'_b + P_b m) + (p-2) (b_a m + N(m))
+// (each fold reads the prefix its waiting neighbour pushed)
 // (working set p * m lines). O(m) work per rank. At 2 ranks on a 2-core
 // EPYC (stop 17's run) the push measured 1.28 ns per line at 4 MiB, C's
 // 1.29, against the pull's 2.2 the earlier formula charged, which kept
@@ -95,18 +98,23 @@ double chain_cost(const CostQuery& q, Step step) {
 
 double scan_chained_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;  // the inputs and the results
     // One thread per link of the chain: its third-buffer cost r, uncongested.
-    return chain_cost(q, [&](const LinkCost& l) { return l.a + reduce3_line_cost(q, l, ws) * q.m(); });
+    // Each link's source waits while it is read (near_excess).
+    return chain_cost(q, [&](const LinkCost& l) {
+        return l.a + reduce3_line_cost(q, l, ws) * q.m() + near_excess(q, q.m());
+    });
 }
 
 double exscan_chained_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
-    const std::size_t ws = static_cast<std::size_t>(q.p()) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;  // the inputs and the results
     // A pusher's own data: its input, its result and the next rank's buffer.
     const std::size_t own = 3 * q.bytes;
     const double first_handoff = q.s() > 1 && q.q() == 1 ? q.params.beta.a : q.params.alpha.a;
-    const double fold = (q.p() - 2) * line_cost(q, q.params.alpha, ws) * q.m();
+    // Each fold reads the prefix the previous rank pushed, from that rank's
+    // cache, while it waits (near_excess).
+    const double fold = (q.p() - 2) * (line_cost(q, q.params.alpha, ws) * q.m() + near_excess(q, q.m()));
     return first_handoff + fold +
            chain_cost(q, [&](const LinkCost& l) { return congested_push_step_cost(q, l, q.m(), 1, own, ws); });
 }

@@ -11,7 +11,7 @@
 // (exscan) vectors in all, which share a domain's bandwidth 1/B_a; the
 // slower of the two bounds:
 //   T = 2 a' + max((p - 1) b_avg, B_a * total / s) m,
-//   b_avg = ((q-1) b_a + (p-q) b_b) / (p-1)     (working set p * m lines)
+//   b_avg = ((q-1) b_a + (p-q) b_b) / (p-1)     (working set 2 p m lines)
 // No chain of dependent steps (chained.cpp trades the work for one). Both
 // handoffs are on rank 0's path: at 2 ranks on a 2-core EPYC (stop 17's
 // run) linear exscan took 0.81 us at 8 B, 2 (a + step_overhead).
@@ -79,7 +79,7 @@ namespace {
 double prefix_linear_cost(const CostQuery& q, bool inclusive) {
     const int p = q.p();
     if (p <= 1) return 0;
-    const std::size_t ws = static_cast<std::size_t>(p) * q.bytes;
+    const std::size_t ws = 2 * static_cast<std::size_t>(p) * q.bytes;  // the inputs and the results
     const double b_avg = ((q.q() - 1) * line_cost(q, q.params.alpha, ws) + (p - q.q()) * line_cost(q, q.params.beta, ws)) /
                          (p - 1);
     const double total = inclusive ? p * (p + 1) / 2.0 : p * (p - 1) / 2.0;

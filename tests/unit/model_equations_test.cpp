@@ -170,6 +170,47 @@ TEST_CASE("out of cache, the memory per-line costs apply") {
     CHECK(step_cost(mq, p.alpha, 10, c + 1) == doctest::Approx(100 + 6 * 10));
 }
 
+TEST_CASE("in the L2s b_l2, c_l2, r_l2 apply; one reader pays near_line for a step's first near_lines lines") {
+    ModelParams p = made_up_params();
+    p.alpha.r = 3;
+    p.alpha.R = 5;
+    p.alpha.r_mem = 9;
+    p.alpha.R_mem = 10;
+    const CommTopology t = sockets(1, 4);  // L2 1 MiB per core: in the L2s up to 512 KiB a rank
+    const CostQuery q{p, t, CollKind::reduce, 64, true};
+    const std::size_t in_l2 = 4 * (512u << 10), past = in_l2 + 4;
+    REQUIRE(past < t.cache_bytes);
+    // A format 17 profile: b, c, r at every size in cache, no excess.
+    CHECK(step_cost(q, p.alpha, 10, in_l2) == doctest::Approx(100 + 2 * 10));
+    CHECK(near_excess(q, 10) == 0);
+    CHECK(li_intra_tree_reduce(q, 2, 10, in_l2) == doctest::Approx(100 + 2 * 10));
+    ModelParams f18 = p;
+    f18.alpha.b_l2 = 1.5;
+    f18.alpha.c_l2 = 0.5;
+    f18.alpha.r_l2 = 2.5;
+    f18.near_line = 4;
+    f18.near_lines = 8;
+    const CostQuery n{f18, t, CollKind::reduce, 64, true};
+    CHECK(l2_resident(n, in_l2));
+    CHECK_FALSE(l2_resident(n, past));
+    CHECK(line_cost(n, f18.alpha, in_l2) == doctest::Approx(1.5));
+    CHECK(line_cost(n, f18.alpha, past) == doctest::Approx(2));
+    CHECK(copy_line_cost(n, f18.alpha, in_l2) == doctest::Approx(0.5));
+    CHECK(copy_line_cost(n, f18.alpha, past) == doctest::Approx(1));
+    CHECK(reduce3_line_cost(n, f18.alpha, in_l2) == doctest::Approx(2.5));
+    CHECK(reduce3_line_cost(n, f18.alpha, past) == doctest::Approx(3));
+    CHECK(line_cost(n, f18.alpha, t.cache_bytes + 1) == doctest::Approx(6));  // memory: b_mem
+    // The congested costs have no in-L2 form.
+    CHECK(congested_line_cost(n, f18.alpha, in_l2) == doctest::Approx(4));
+    // The excess: near_line for each line up to near_lines.
+    CHECK(near_excess(n, 5) == doctest::Approx(4 * 5));
+    CHECK(near_excess(n, 100) == doctest::Approx(4 * 8));
+    // A tree level of one reader pays it: 2 ranks, a + b_l2 m + excess.
+    CHECK(li_intra_tree_reduce(n, 2, 10, in_l2) == doctest::Approx(100 + 1.5 * 10 + 4 * 8));
+    // A plain step does not (its source may be busy: direct Scatter's root).
+    CHECK(step_cost(n, f18.alpha, 10, in_l2) == doctest::Approx(100 + 1.5 * 10));
+}
+
 TEST_CASE("the decision cache's size ranges tile the sizes in order") {
     CHECK(size_range_of(0) == 0);
     CHECK(size_range_of(1) == 1);

@@ -25,6 +25,19 @@ ModelParams sample() {
     p.levels = {{LevelKind::l3,
                  {212.5, 1.25, 0.75, 3.5, 2.25, 0.875, 0.625, 2.75, 1.75, 2.125, 1.0625, 5.25, 3.125, 0.9375, 2.875}},
                 {LevelKind::node, {480, 2.5, 1.5, 5, 4, 1.875, 1.125, 4.5, 3.25, 3.75, 2.0625, 7.5, 5.5, 1.6875, 4.25}}};
+    // b_l2, c_l2, r_l2 (format 18): different again.
+    for (LinkCost* l : {&p.alpha, &p.levels[0].cost}) {
+        l->b_l2 = 0.8125;
+        l->c_l2 = 0.5625;
+        l->r_l2 = 1.4375;
+    }
+    for (LinkCost* l : {&p.beta, &p.levels[1].cost}) {
+        l->b_l2 = 1.3125;
+        l->c_l2 = 0.6875;
+        l->r_l2 = 2.3125;
+    }
+    p.near_line = 5.125;
+    p.near_lines = 584;
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -70,6 +83,9 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.R_mem == doctest::Approx(y.R_mem));
     CHECK(x.R_slices == doctest::Approx(y.R_slices));
     CHECK(x.R_slices_mem == doctest::Approx(y.R_slices_mem));
+    CHECK(x.b_l2 == doctest::Approx(y.b_l2));
+    CHECK(x.c_l2 == doctest::Approx(y.c_l2));
+    CHECK(x.r_l2 == doctest::Approx(y.r_l2));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -97,8 +113,28 @@ int format_of(const std::string& t) {
     return std::atoi(t.c_str() + at + 8);
 }
 
-// `t` (format 17) as format 16: without its rewrite_all_line and claim_line lines.
+// The in-L2 fields of every link of the sample (format 18).
+const std::initializer_list<const char*> kL2Keys = {
+    "alpha.b_l2 ",      "alpha.c_l2 ",      "alpha.r_l2 ",        "beta.b_l2 ",         "beta.c_l2 ",
+    "beta.r_l2 ",       "level.l3.b_l2 ",   "level.l3.c_l2 ",     "level.l3.r_l2 ",     "level.node.b_l2 ",
+    "level.node.c_l2 ", "level.node.r_l2 "};
+
+// `t` (format 18) as format 17: without its in-L2 costs and near excess.
+std::string as_format17(std::string t) {
+    std::initializer_list<const char*> near = {"near_line ", "near_lines "};
+    for (auto keys : {kL2Keys, near})
+        for (const char* k : keys) {
+            const std::size_t at = t.find(std::string("\n") + k);
+            if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+        }
+    const std::size_t f = t.find("format 18");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 17");
+}
+
+// `t` (format 17 or later) as format 16: without its rewrite_all_line and claim_line lines.
 std::string as_format16(std::string t) {
+    if (format_of(t) > 17) t = as_format17(t);
     for (const char* key : {"\nrewrite_all_line ", "\nclaim_line "}) {
         const std::size_t at = t.find(key);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -223,7 +259,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 17") return t;
+    if (f == "format 18") return t;
+    if (f == "format 17") return as_format17(t);
     if (f == "format 16") return as_format16(t);
     if (f == "format 15") return as_format15(t);
     if (f == "format 14") return as_format14(t);
@@ -424,7 +461,8 @@ TEST_CASE("a profile before format 8, or one without them, has no third-buffer c
     p.beta.r = p.beta.R = p.beta.r_mem = p.beta.R_mem = 0;
     p.beta.R_slices = p.beta.R_slices_mem = 0;
     const std::string text = format_profile(p);
-    CHECK(text.find("beta.r") == std::string::npos);
+    CHECK(text.find("beta.r ") == std::string::npos);
+    CHECK(text.find("beta.r_mem") == std::string::npos);
     CHECK(text.find("beta.R") == std::string::npos);
     CHECK(text.find("alpha.R_mem 3.125") != std::string::npos);
     CHECK(parsed(text).beta.r == 0);
@@ -505,7 +543,9 @@ TEST_CASE("a profile before format 13, or one without them, has no fold rewrite 
     // Both or neither; only with fold_rewrite_line; only format 13 has them.
     CHECK(rejection(edited("fold_rewrite_line_beyond 3.25\n", "")).find("come together") != std::string::npos);
     CHECK(rejection(edited("fold_rewrite_line 7.125\n", "")).find("needs fold_rewrite_line") != std::string::npos);
-    CHECK(rejection(edited("format 17", "format 12")).find("needs format 13") != std::string::npos);
+    std::string t12 = as_format17(format_profile(sample()));
+    t12.replace(t12.find("format 17"), 9, "format 12");
+    CHECK(rejection(t12).find("needs format 13") != std::string::npos);
     std::string first_only = as_format12(format_profile(sample())) + "rewrite_first 212.25\n";
     CHECK(rejection(first_only).find("rewrite_first needs format 13") != std::string::npos);
     p = sample();
@@ -570,6 +610,43 @@ TEST_CASE("rewrite_all_line and claim_line: format 17, optional, round trip") {
     CHECK(rejection(edited("claim_line 72.5", "claim_line -1")).find("positive") != std::string::npos);
 }
 
+TEST_CASE("b_l2, c_l2, r_l2 and near_line, near_lines: format 18, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.alpha.b_l2 == doctest::Approx(0.8125));
+    CHECK(q.beta.r_l2 == doctest::Approx(2.3125));
+    REQUIRE(q.levels.size() == 2);
+    CHECK(q.levels[1].cost.c_l2 == doctest::Approx(0.6875));
+    CHECK(q.near_line == doctest::Approx(5.125));
+    CHECK(q.near_lines == doctest::Approx(584));
+    // Before format 18, or not measured: none (b, c, r at every size in
+    // cache, no excess for a step's first lines).
+    const ModelParams old = parsed(as_format17(format_profile(sample())));
+    for (const LinkCost& l : {old.alpha, old.beta, old.levels[0].cost, old.levels[1].cost}) {
+        CHECK(l.b_l2 == 0);
+        CHECK(l.c_l2 == 0);
+        CHECK(l.r_l2 == 0);
+    }
+    CHECK(old.near_line == 0);
+    CHECK(old.near_lines == 0);
+    ModelParams p = sample();
+    p.near_line = p.near_lines = 0;
+    p.alpha.b_l2 = 0;  // one of the three missing: the link writes none of them
+    const std::string t = format_profile(p);
+    CHECK(t.find("near_line") == std::string::npos);
+    CHECK(t.find("alpha.c_l2") == std::string::npos);
+    CHECK(t.find("beta.c_l2") != std::string::npos);
+    const std::string t17 = as_format17(format_profile(sample()));
+    CHECK(rejection(t17 + "near_line 5\nnear_lines 500\n").find("near_line needs format 18") != std::string::npos);
+    CHECK(rejection(t17 + "alpha.b_l2 1\n").find("alpha.b_l2 needs format 18") != std::string::npos);
+    CHECK(rejection(edited("\nnear_lines 584\n", "\n")).find("near_line and near_lines come together") !=
+          std::string::npos);
+    CHECK(rejection(edited("\nalpha.r_l2 1.4375\n", "\n")).find("alpha needs all of b_l2, c_l2, r_l2") !=
+          std::string::npos);
+    CHECK(rejection(edited("\nlevel.node.c_l2 0.6875\n", "\n")).find("level.node needs all of b_l2, c_l2, r_l2") !=
+          std::string::npos);
+    CHECK(rejection(edited("alpha.b_l2 0.8125", "alpha.b_l2 0")).find("positive") != std::string::npos);
+}
+
 TEST_CASE("the default parameters are usable and format as a valid profile") {
     const ModelParams d = default_model_params();
     for (const LinkCost& l : {d.alpha, d.beta}) {
@@ -609,12 +686,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 17", "format 18")).find("format 18") != std::string::npos);
+    CHECK(rejection(edited("format 18", "format 19")).find("format 19") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 17", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 18", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 17", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 18", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

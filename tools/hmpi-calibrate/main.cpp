@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 17";
+constexpr const char* kToolVersion = "hmpi-calibrate 18";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -115,6 +115,7 @@ std::vector<std::size_t> geometric(std::size_t max_lines, std::size_t factor) {
 struct Plan {
     bool quick;
     std::size_t cache_ws;  // largest in-cache working set
+    std::size_t l2_bytes;  // one core's L2 (0: unknown): where the one-reader sweeps split
     std::vector<std::size_t> mem_ws;  // working sets beyond every cache (may be empty)
     std::string no_mem_why;           // why mem_ws is empty (for notes)
     double target_ns;      // time per in-cache size
@@ -200,20 +201,21 @@ struct KernelSpec {
     double LinkCost::*f_many;
     double LinkCost::*f_one_mem;
     double LinkCost::*f_many_mem;
+    double LinkCost::*f_one_l2;  // the one-reader cost while the data stay in the L2s (format 18)
 };
 constexpr KernelSpec kReduce{Kernel::reduce, 0, 2, "reduction", "reduces", "reducing", "b", "B", "b_mem", "B_mem",
-                             &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem};
+                             &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::b_l2};
 constexpr KernelSpec kReduce3{Kernel::reduce3, 2, 3, "third-buffer reduction", "reduces into a third buffer",
                               "reducing into a third buffer", "r", "R", "r_mem", "R_mem", &LinkCost::r, &LinkCost::R,
-                              &LinkCost::r_mem, &LinkCost::R_mem};
+                              &LinkCost::r_mem, &LinkCost::R_mem, &LinkCost::r_l2};
 // The congested third-buffer fold of disjoint slices: ring only; its one-
 // thread costs are r and r_mem (the pair measurement is the same kernel).
 constexpr KernelSpec kReduce3Slices{Kernel::reduce3_slices, 3, 3, "third-buffer reduction of own slices",
                                     "reduces into a third buffer", "reducing its own slice into a third buffer", "r",
                                     "R_slices", "r_mem", "R_slices_mem", &LinkCost::r, &LinkCost::R_slices,
-                                    &LinkCost::r_mem, &LinkCost::R_slices_mem};
+                                    &LinkCost::r_mem, &LinkCost::R_slices_mem, &LinkCost::r_l2};
 constexpr KernelSpec kCopy{Kernel::copy, 1, 2, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
-                           &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem};
+                           &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem, &LinkCost::c_l2};
 
 struct LinkResult {
     LinkCost cost;
@@ -223,8 +225,70 @@ struct LinkResult {
     double copy_intercept = 0;  // the copy fit's intercept (information; `a` is the reduction fit's)
     double reduce3_intercept = 0;  // the same for the third-buffer reduction's fit
     int t = 0;                  // readers in the congested measurement
+    // The one-reader sweeps split at the L2 (split_at_l2), per kernel index
+    // (reduce, copy, reduce3): found, the in-L2 slope, and each size's step
+    // less a, to price the lines past the L2 once the near excess is known.
+    struct Split {
+        bool found = false;
+        double l2 = 0;
+        std::vector<double> beyond_x, beyond_y;
+    } split[3];
+    double near_line = 0, near_lines = 0;  // the reduction sweep's near excess (params.hpp)
     std::vector<std::string> notes;
 };
+
+// Where a one-reader sweep's lines are (docs/model.md, "Where a step's
+// lines are"): sizes whose data take at most half an L2 per core (the
+// pair's `buffers` buffers over its two cores) are in the L2s; from a
+// whole L2 per core on, past them. Over the in-L2 sizes the step less a is
+// near_line min(m, near_lines) + l2 m: its largest three sizes (all past
+// near_lines) give l2 and near_line near_lines as a line's slope and
+// intercept, and sizes of 32-256 lines (all within near_lines) near_line as
+// the median of (step - a)/m - l2. Needs six sizes in the L2s and one past.
+struct L2Split {
+    bool found = false;
+    double l2 = 0, excess = 0, near_line = 0;
+};
+L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
+                    std::size_t l2_bytes) {
+    L2Split s;
+    if (l2_bytes == 0) return s;
+    std::vector<double> ix, iy;
+    bool beyond = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double per_core = buffers * x[i] * static_cast<double>(kLine) / 2;
+        if (per_core <= static_cast<double>(l2_bytes) / 2) {
+            ix.push_back(x[i]);
+            iy.push_back(y[i] - a);
+        } else if (per_core >= static_cast<double>(l2_bytes)) {
+            beyond = true;
+        }
+    }
+    if (ix.size() < 6 || !beyond) return s;
+    double mx = 0, my = 0;
+    for (std::size_t i = ix.size() - 3; i < ix.size(); ++i) {
+        mx += ix[i] / 3;
+        my += iy[i] / 3;
+    }
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = ix.size() - 3; i < ix.size(); ++i) {
+        sxy += (ix[i] - mx) * (iy[i] - my);
+        sxx += (ix[i] - mx) * (ix[i] - mx);
+    }
+    if (sxx <= 0 || sxy <= 0) return s;
+    s.found = true;
+    s.l2 = sxy / sxx;
+    s.excess = my - s.l2 * mx;
+    std::vector<double> small;
+    for (std::size_t i = 0; i < ix.size(); ++i)
+        if (ix[i] >= 32 && ix[i] <= 256) small.push_back(iy[i] / ix[i] - s.l2);
+    if (!small.empty()) {
+        std::sort(small.begin(), small.end());
+        const std::size_t h = small.size() / 2;
+        s.near_line = small.size() % 2 ? small[h] : (small[h - 1] + small[h]) / 2;
+    }
+    return s;
+}
 
 // Lines per buffer so that `buffers` buffers make working set `ws`.
 std::size_t lines_for(std::size_t ws, std::size_t buffers) { return std::max<std::size_t>(ws / (buffers * kLine), 1); }
@@ -266,6 +330,29 @@ void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const Kern
                  link.name.c_str(), joined(dropped).c_str());
     if (b <= 0) b = y.back() / x.back();
     res.cost.*k.f_one = b;
+    // The split at the L2 takes the reduction's intercept `a` (set below for
+    // the reduction itself, which is measured first).
+    const double split_a = reduce ? (a > 0 ? a : std::max(y.front() - b, res.handoff)) : res.cost.a;
+    if (k.kernel != Kernel::reduce3_slices) {
+        const L2Split s = split_at_l2(x, y, split_a, k.buffers, plan.l2_bytes);
+        LinkResult::Split& out = res.split[k.index];
+        out.found = s.found;
+        out.l2 = s.l2;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (k.buffers * x[i] * static_cast<double>(kLine) / 2 >= static_cast<double>(plan.l2_bytes)) {
+                out.beyond_x.push_back(x[i]);
+                out.beyond_y.push_back(y[i] - split_a);
+            }
+        if (reduce && s.found && s.excess > 0 && s.near_line > 0) {
+            res.near_line = s.near_line;
+            res.near_lines = s.excess / s.near_line;
+        }
+        if (s.found)
+            progress("%s: split at the L2: %s_l2 = %.3f ns/line up to half an L2 per core; the first %.0f lines of "
+                     "a step %.3f ns more each",
+                     link.name.c_str(), k.one, s.l2, s.near_line > 0 && s.excess > 0 ? s.excess / s.near_line : 0.0,
+                     s.near_line > 0 && s.excess > 0 ? s.near_line : 0.0);
+    }
     if (!reduce) {
         (k.kernel == Kernel::copy ? res.copy_intercept : res.reduce3_intercept) = a;
         progress("%s: handoff %.1f ns; %s fit intercept %.1f ns (a stays %.1f ns), %s = %.3f ns/line (largest "
@@ -380,6 +467,34 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
     res.cost.*k.f_many_mem = *std::min_element(per.begin(), per.end());
 }
 
+// Where every one-reader sweep split at the L2: b, c and r become the
+// lines past the L2 (the median over those sizes of (step - a - the near
+// excess) / m) and b_l2, c_l2, r_l2 the in-L2 slopes; elsewhere the
+// single fits stay and the link has neither (nor a near excess).
+void apply_l2_split(const LinkPlan& link, LinkResult& res) {
+    const KernelSpec* kernels[] = {&kReduce, &kCopy, &kReduce3};
+    bool all = true;
+    for (const KernelSpec* k : kernels) all = all && res.split[k->index].found;
+    if (!all) {
+        res.near_line = res.near_lines = 0;
+        res.notes.push_back(link.name + ": no split at the L2 in every one-reader sweep; b, c, r over all sizes in "
+                                        "cache, no b_l2, c_l2, r_l2");
+        return;
+    }
+    const double excess = res.near_line * res.near_lines;
+    for (const KernelSpec* k : kernels) {
+        const LinkResult::Split& s = res.split[k->index];
+        std::vector<double> per;
+        for (std::size_t i = 0; i < s.beyond_x.size(); ++i) per.push_back((s.beyond_y[i] - excess) / s.beyond_x[i]);
+        std::sort(per.begin(), per.end());
+        const double past = per.size() % 2 ? per[per.size() / 2] : (per[per.size() / 2 - 1] + per[per.size() / 2]) / 2;
+        if (past > 0) res.cost.*k->f_one = past;
+        res.cost.*k->f_one_l2 = s.l2;
+        progress("%s: %s = %.3f ns/line past the L2, %s_l2 = %.3f within", link.name.c_str(), k->one,
+                 res.cost.*k->f_one, k->one, s.l2);
+    }
+}
+
 // Measurement steps per link (g_steps).
 constexpr int kStepsPerLink = 10;
 
@@ -395,6 +510,7 @@ LinkResult measure_link(const Plan& plan, const LinkPlan& link, double clk) {
         measure_ring(plan, link, *k, res);
         if (k == &kReduce3) measure_ring(plan, link, kReduce3Slices, res);
     }
+    apply_l2_split(link, res);
     return res;
 }
 
@@ -424,9 +540,12 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
     // reduction's values, which already obey them).
     auto within_link = [&](const KernelSpec& k) {
         double &one = l.*k.f_one, &many = l.*k.f_many, &one_mem = l.*k.f_one_mem, &many_mem = l.*k.f_many_mem;
+        // The congested sweeps' data stay mostly in the L2s: one thread's
+        // fastest in-cache cost is its in-L2 one where the link has it.
+        const double l2 = l.*k.f_one_l2, fastest = l2 > 0 ? std::min(one, l2) : one;
         raise_to(one_mem, one, k.one_mem, "memory is not faster than cache");
         lower_to(many, one, k.many, "t threads together move lines at least as fast as one");
-        raise_to(many, one / tt, k.many, "a thread is not faster with others busy");
+        raise_to(many, fastest / tt, k.many, "a thread is not faster with others busy");
         raise_to(many_mem, many, k.many_mem, "memory is not faster than cache");
         lower_to(many_mem, one_mem, k.many_mem, "t threads together move lines at least as fast as one");
         raise_to(many_mem, one_mem / tt, k.many_mem, "a thread is not faster with others busy");
@@ -447,6 +566,10 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
     within_link(kReduce3Slices);
     against_reduction(kCopy, lower_to, "a copy moves a line for no more than a reduction");
     within_link(kCopy);
+    if (l.b_l2 > 0 && l.c_l2 > 0 && l.r_l2 > 0) {
+        raise_to(l.r_l2, l.b_l2, "r_l2", "a reduction into a third buffer moves a line for no less than one in place");
+        lower_to(l.c_l2, l.b_l2, "c_l2", "a copy moves a line for no more than a reduction");
+    }
 }
 
 // The fields of a LinkCost, in profile order (for orderings across links):
@@ -1280,6 +1403,7 @@ int run_calibration(const Options& opt) {
 
     Plan plan;
     plan.quick = opt.quick;
+    plan.l2_bytes = m.l2_bytes;
     // In cache: up to half of one last-level cache (the reader's and the
     // writer's buffers), and not more than needed to see the slope.
     plan.cache_ws = std::min<std::size_t>(m.llc_bytes ? m.llc_bytes / 2 : (8u << 20), opt.quick ? (8u << 20) : (32u << 20));
@@ -1384,6 +1508,11 @@ int run_calibration(const Options& opt) {
     if (alpha >= 0) p.alpha = results[static_cast<std::size_t>(alpha)].cost;
     else if (!results.empty()) p.alpha = results.front().cost;
     p.beta = beta >= 0 ? results[static_cast<std::size_t>(beta)].cost : p.alpha;
+    if (!results.empty()) {
+        const LinkResult& near = results[static_cast<std::size_t>(alpha >= 0 ? alpha : 0)];
+        p.near_line = near.near_line;
+        p.near_lines = near.near_lines;
+    }
 
     // The cores the extension terms are measured on: alpha's ring; where
     // every cache domain has one core (alpha is then beta's costs), beta's,
@@ -1487,7 +1616,8 @@ int run_calibration(const Options& opt) {
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
     out += "# r, R, r_mem, R_mem, R_slices, R_slices_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
-    out += "# step) in ns per 64-byte line; copy bandwidths in bytes\n";
+    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2: while the data stay in the L2s; near_line: ns more for\n";
+    out += "# each of a step's first near_lines lines); copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";
     {
         char b[640];
@@ -1529,6 +1659,9 @@ int run_calibration(const Options& opt) {
                  "R_slices=%.3f R_slices_mem=%.3f c=%.3f C=%.3f c_mem=%.3f C_mem=%.3f ns/line",
                  n, l->a, l->b, l->B, l->b_mem, l->B_mem, l->r, l->R, l->r_mem, l->R_mem, l->R_slices,
                  l->R_slices_mem, l->c, l->C, l->c_mem, l->C_mem);
+    if (p.alpha.b_l2 > 0)
+        progress("in the L2s: b_l2=%.3f c_l2=%.3f r_l2=%.3f ns/line; near_line=%.3f ns for the first %.0f lines",
+                 p.alpha.b_l2, p.alpha.c_l2, p.alpha.r_l2, p.near_line, p.near_lines);
     if (opt.print) std::fputs(out.c_str(), stdout);
     if (!opt.print || !opt.output.empty()) {
         const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;
