@@ -21,7 +21,18 @@ if [[ ${1:-} == --out ]]; then out=$2; shift 2; fi
 [[ -n $out ]] || out=$(mktemp -d)
 R=$repo/docs/results
 # name | measured CSV | profile | notes | ranks | --machine (empty: this machine's topology)
+# (...f18: the run's profile as format 18, made from its calibration's log
+# by profile18.py; s50np2s and s51np2f17: format 17 profiles of the same
+# calibrations as s50np2f18 and s51np2, to compare the two models)
 runs=(
+  "s51np2|$R/collectives-np2/stop51/s51np2.csv.gz|$R/collectives-np2/stop51/profile.txt|$R/collectives-np2/stop51/s51np2.notes|2|1x2,l2=2M,l3=260M"
+  "s51np2f17|$R/collectives-np2/stop51/s51np2.csv.gz|$R/collectives-np2/stop51/profile-format17.txt|$R/collectives-np2/stop51/s51np2.notes|2|1x2,l2=2M,l3=260M"
+  "s50np2f18|$R/collectives-np2/stop50/forced/s50np2.csv.gz|$R/collectives-np2/stop50/profile-second-format18.txt|$R/collectives-np2/stop50/forced/s50np2.notes|2|1x2,l2=2M,l3=260M"
+  "s50np2s|$R/collectives-np2/stop50/forced/s50np2.csv.gz|$R/collectives-np2/stop50/profile-second.txt|$R/collectives-np2/stop50/forced/s50np2.notes|2|1x2,l2=2M,l3=260M"
+  "s48np16bf18|$R/collectives-np16/stop48/call2/np16-all.csv.gz|$R/collectives-np16/stop48/call2/profile-format18.txt|$R/collectives-np16/stop48/call2/np16.notes|16|1x16,l2=2M,l3=300M"
+  "s48np16f18|$R/collectives-np16/stop48/np16-all.csv.gz|$R/collectives-np16/stop48/profile-format18.txt|$R/collectives-np16/stop48/np16.notes|16|1x16,l2=2M,l3=300M"
+  "s47np16af18|$R/collectives-np16/stop47/call1/np16-all.csv.gz|$R/collectives-np16/stop47/call1/profile-format18.txt|$R/collectives-np16/stop47/call1/np16.notes|16|1x16,l2=2M,l3=300M"
+  "s47np16bf18|$R/collectives-np16/stop47/call2/np16-all.csv.gz|$R/collectives-np16/stop47/call2/profile-format18.txt|$R/collectives-np16/stop47/call2/np16.notes|16|1x16,l2=2M,l3=300M"
   "s50np2|$R/collectives-np2/stop50/forced/s50np2.csv.gz|$R/collectives-np2/stop50/forced/profile.txt|$R/collectives-np2/stop50/forced/s50np2.notes|2|1x2,l2=2M,l3=260M"
   "s48np16b|$R/collectives-np16/stop48/call2/np16-all.csv.gz|$R/collectives-np16/stop48/call2/profile.txt|$R/collectives-np16/stop48/call2/np16.notes|16|1x16,l2=2M,l3=300M"
   "s48np16|$R/collectives-np16/stop48/np16-all.csv.gz|$R/collectives-np16/stop48/profile.txt|$R/collectives-np16/stop48/np16.notes|16|1x16,l2=2M,l3=300M"
