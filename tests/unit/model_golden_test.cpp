@@ -1297,3 +1297,52 @@ TEST_CASE("inline_split: offered while a rank's share fits one of the area's p +
     CHECK(cost(sixteen, 768) > cost(sixteen, 96));
     CHECK(cost(sixteen, 1024) > cost(sixteen, 768));
 }
+
+TEST_CASE("near_line: one-reader steps whose source waits pay it; plain steps and congested ones do not") {
+    // Format 18: the first near_lines lines of such a step cost near_line
+    // more each (docs/model.md, "Where a step's lines are").
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.near_line = 5;
+    on.near_lines = 100;
+    const CommTopology two = machine(1, 2), sixteen = machine(1, 16);
+    auto more = [&](CollKind k, const CommTopology& t, std::size_t bytes, const char* name) {
+        return predicted(k, on, t, bytes, name) - predicted(k, off, t, bytes, name);
+    };
+    // 4 KiB = 64 lines: 5 x 64 a step; 32 KiB = 512 lines: 5 x 100.
+    CHECK(more(CollKind::reduce, two, 4096, "tree") == doctest::Approx(5.0 * 64));
+    CHECK(more(CollKind::reduce, two, 32768, "tree") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::reduce, two, 32768, "binomial") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::reduce, two, 32768, "linear") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::bcast, two, 32768, "one_stage") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::scan, two, 32768, "chained") == doctest::Approx(5.0 * 100));
+    // 16 ranks: the tree's three levels after Eq. 1's congested first phase
+    // (b/B = 2: d = 6 survivors, none for that phase), binomial Bcast's four
+    // steps, linear Reduce's 15 sources, chained Scan's 15 links.
+    CHECK(more(CollKind::reduce, sixteen, 32768, "tree") == doctest::Approx(3 * 5.0 * 100));
+    CHECK(more(CollKind::bcast, sixteen, 32768, "binomial") == doctest::Approx(4 * 5.0 * 100));
+    CHECK(more(CollKind::reduce, sixteen, 32768, "linear") == doctest::Approx(15 * 5.0 * 100));
+    CHECK(more(CollKind::scan, sixteen, 32768, "chained") == doctest::Approx(15 * 5.0 * 100));
+    // Direct Scatter's root copies its own block meanwhile; one-stage Bcast's
+    // 15 readers are the congested fit's; tiled folds every rank at once.
+    CHECK(more(CollKind::scatter, two, 32768, "direct") == doctest::Approx(0.0));
+    CHECK(more(CollKind::bcast, sixteen, 32768, "one_stage") == doctest::Approx(0.0));
+    CHECK(more(CollKind::reduce, two, 32768, "tiled") == doctest::Approx(0.0));
+}
+
+TEST_CASE("b_l2: one-thread steps in the L2s cost b_l2, past them b") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.alpha.b_l2 = 4;  // b = 6
+    on.alpha.c_l2 = 2;  // c = 3
+    on.alpha.r_l2 = 5;  // r: none, b's
+    const CommTopology two = machine(1, 2);  // L2 512 KiB: in the L2s up to 256 KiB a rank
+    // Binomial Reduce at 2 ranks: one fold, a third-buffer one (r, here b's:
+    // the made-up profile has no r), working set 3m over 2 ranks.
+    const std::size_t in = 128u << 10, past = 512u << 10;  // 1.5 m: 192 KiB and 768 KiB a rank
+    CHECK(predicted(CollKind::reduce, on, two, in, "binomial") - predicted(CollKind::reduce, off, two, in, "binomial") ==
+          doctest::Approx((4.0 - 6.0) * (in / 64)));
+    CHECK(predicted(CollKind::reduce, on, two, past, "binomial") ==
+          doctest::Approx(predicted(CollKind::reduce, off, two, past, "binomial")));
+    // One-stage Bcast at 2 ranks: one reader copying (c), working set 2m.
+    CHECK(predicted(CollKind::bcast, on, two, in, "one_stage") - predicted(CollKind::bcast, off, two, in, "one_stage") ==
+          doctest::Approx((2.0 - 3.0) * (in / 64)));
+}
