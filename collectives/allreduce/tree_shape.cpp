@@ -143,12 +143,12 @@ double nary_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t w
     const LinkCost& al = c.params.alpha;
     const int d = eq1_survivors(c, q, ws);
     const double first = d < q ? al.a + (q - d) * congested_line_cost(c, al, ws) * m : 0.0;
-    return first + (n - 1) * (step_cost(c, al, m, ws) + near_excess(c, m)) * ceil_log(d, n);
+    return first + (n - 1) * waited_step_cost(c, al, m, ws) * ceil_log(d, n);
 }
 
 double nary_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws, int n) {
     if (n <= 2) return li_inter_tree_reduce(c, s, m, ws);
-    return s <= 1 ? 0.0 : (n - 1) * (step_cost(c, c.params.beta, m, ws) + near_excess(c, m)) * ceil_log(s, n);
+    return s <= 1 ? 0.0 : (n - 1) * waited_step_cost(c, c.params.beta, m, ws) * ceil_log(s, n);
 }
 
 bool payload_sized(const CostQuery& c) noexcept { return c.bytes <= kReductionKnobs.small_bytes; }

@@ -50,10 +50,9 @@ double bcast_binomial_cost(const CostQuery& q) {
     const int within = std::max(0, ceil_log2(q.p()) - across);
     const double busy = busy_excess(q, q.p());
     // Each level reads its parent's arguments.
-    // Each level's sender waits while it is read (near_excess).
-    const double near = near_excess(q, q.m());
-    return across * (copy_step_cost(q, q.params.beta, q.m(), ws) + near + busy) +
-           within * (copy_step_cost(q, q.params.alpha, q.m(), ws) + near + busy) + peer_args_cost(q, across + within) +
+    // Each level's sender waits while it is read.
+    return across * (waited_copy_step_cost(q, q.params.beta, q.m(), ws) + busy) +
+           within * (waited_copy_step_cost(q, q.params.alpha, q.m(), ws) + busy) + peer_args_cost(q, across + within) +
            q.params.alpha.a;
 }
 

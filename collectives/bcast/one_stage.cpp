@@ -40,9 +40,8 @@ double bcast_one_stage_cost(const CostQuery& q) {
     // One reader alone is not congested (b, not B).
     // Readers reach the root's arguments first (peer_args_cost).
     const double ack = q.params.alpha.a / q.p() + peer_args_cost(q, 1);
-    // The root waits while its one reader copies (near_excess).
-    if (q.p() == 2)
-        return copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + near_excess(q, q.m()) + ack;
+    // The root waits while its one reader copies.
+    if (q.p() == 2) return waited_copy_step_cost(q, q.s() > 1 ? q.params.beta : q.params.alpha, q.m(), ws) + ack;
     return li_one_stage_bcast(q, q.s() > 1 ? q.q() : q.p(), q.s(), q.m(), ws) + ack;
 }
 

@@ -144,6 +144,12 @@ double shared_copy_line_cost(const CostQuery& c, const LinkCost& l, int t, std::
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + copy_line_cost(c, l, ws) * m;
 }
+double waited_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
+    return step_cost(c, l, m, ws) + near_excess(c, m);
+}
+double waited_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
+    return copy_step_cost(c, l, m, ws) + near_excess(c, m);
+}
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
     return l.a + shared_copy_line_cost(c, l, t, ws) * m;
 }
@@ -268,7 +274,7 @@ double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws)
 
 double li_inter_tree_reduce(const CostQuery& c, int s, double m, std::size_t ws) noexcept {
     return s <= 1 ? 0.0
-                  : (step_cost(c, c.params.beta, m, ws) + near_excess(c, m) + busy_excess(c, c.p())) * ceil_log2(s);
+                  : (waited_step_cost(c, c.params.beta, m, ws) + busy_excess(c, c.p())) * ceil_log2(s);
 }
 
 // A broadcast's readers copy the lines (c, C: HMPI's copy costs, params.hpp).

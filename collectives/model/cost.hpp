@@ -73,10 +73,11 @@ inline int floor_log2(int x) noexcept {
 // r_l2 where the profile has them.
 bool l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // What a step's first lines cost more when one reader pulls m lines that
-// an idle core has just written: near_line for each of the first
-// near_lines (params.hpp; 0 where the profile has none). step_cost,
-// copy_step_cost, the tree levels of li_intra_tree_reduce and the
-// congested steps with t = 1 include it.
+// a waiting core has just written: near_line for each of the first
+// near_lines (params.hpp; 0 where the profile has none). Only steps whose
+// source waits while it is read pay it (waited_step_cost below, the tree
+// levels of li_intra_tree_reduce, binomial and linear Reduce, chained
+// Scan); step_cost does not (direct Scatter's root copies meanwhile).
 double near_excess(const CostQuery& c, double m) noexcept;
 // Per-line costs in or out of cache, of a reduction step (b, B) and of a
 // copy step (c, C).
@@ -128,6 +129,11 @@ double congested_step_cost(const CostQuery& c, const LinkCost& l, double m, int 
 double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 // The same for copy steps: a + c*m, and a + max(c, C*t)*m.
 double copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
+// One reader's step from a source that waits meanwhile (a tree level, a
+// binomial step, one-stage Bcast's single reader): step_cost or
+// copy_step_cost + near_excess(m).
+double waited_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
+double waited_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept;
 double congested_copy_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept;
 // a + P*t*m: t threads at once each storing m of its own lines into another
 // core's buffer, P = push_line (params.hpp; scaled by l.C / alpha.C for

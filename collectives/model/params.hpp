@@ -306,8 +306,8 @@ struct ModelParams {
     // 2-core Xeon guest 5.2 ns for the first 640 lines (40 KiB, its L1 is
     // 48 KiB), then 3.2 a line; the 16-core Xeon 5.6 ns for 535. This is
     // why a step of 512 lines cost 8.1-8.7 ns a line there and one of 8192
-    // 3.7-4.0. Charged to one-reader steps, whose source waits while it is
-    // read (tree levels, step_cost); steps in which every core reads at
+    // 3.7-4.0. Charged to one-reader steps whose source waits while it is
+    // read (tree levels, waited_step_cost); steps in which every core reads at
     // once (the congested B, C, R) have it in their own fit. Both 0: not
     // measured (a profile before format 18, or no excess found).
     double near_line = 0;
