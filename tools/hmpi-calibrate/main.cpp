@@ -126,6 +126,13 @@ struct Plan {
 // Runs a sweep `passes` times (interleaving the sizes' repetitions, so that
 // a burst of other load hits one pass, not one size) and returns, per size,
 // the median across passes.
+// The median of `v` (not empty).
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t h = v.size() / 2;
+    return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
 template <class Sweep>
 std::vector<double> over_passes(int passes, Sweep sweep) {
     std::vector<std::vector<double>> all;
@@ -134,8 +141,7 @@ std::vector<double> over_passes(int passes, Sweep sweep) {
     for (std::size_t s = 0; s < med.size(); ++s) {
         std::vector<double> v;
         for (const auto& r : all) v.push_back(r[s]);
-        std::sort(v.begin(), v.end());
-        med[s] = v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+        med[s] = median_of(std::move(v));
     }
     return med;
 }
@@ -282,11 +288,7 @@ L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, 
     std::vector<double> small;
     for (std::size_t i = 0; i < ix.size(); ++i)
         if (ix[i] >= 32 && ix[i] <= 256) small.push_back(iy[i] / ix[i] - s.l2);
-    if (!small.empty()) {
-        std::sort(small.begin(), small.end());
-        const std::size_t h = small.size() / 2;
-        s.near_line = small.size() % 2 ? small[h] : (small[h - 1] + small[h]) / 2;
-    }
+    if (!small.empty()) s.near_line = median_of(std::move(small));
     return s;
 }
 
@@ -495,8 +497,7 @@ void apply_l2_split(const LinkPlan& link, LinkResult& res) {
         const LinkResult::Split& s = res.split[k->index];
         std::vector<double> per;
         for (std::size_t i = 0; i < s.beyond_x.size(); ++i) per.push_back((s.beyond_y[i] - excess) / s.beyond_x[i]);
-        std::sort(per.begin(), per.end());
-        const double past = per.size() % 2 ? per[per.size() / 2] : (per[per.size() / 2 - 1] + per[per.size() / 2]) / 2;
+        const double past = median_of(std::move(per));
         if (past > 0) res.cost.*k->f_one = past;
         res.cost.*k->f_one_l2 = s.l2;
         progress("%s: %s = %.3f ns/line past the L2, %s_l2 = %.3f within", link.name.c_str(), k->one,
