@@ -34,7 +34,7 @@ CollTask allgather_inline(CollCtx& ctx) {
     const SrcBlock mine = contribution(me, rank);
     const std::size_t bytes = block_bytes(mine);
     inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
-    ctx.publish(kInlineFlag, 1);
+    inline_publish(ctx, bytes);
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;

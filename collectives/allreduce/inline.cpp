@@ -34,7 +34,7 @@ CollTask allreduce_inline(CollCtx& ctx) {
     const std::size_t bytes = data_bytes(n, type);
     unsigned char* mine = inline_begin(ctx, bytes);
     inline_copy_in(input_of(me).buf, type, bytes, mine);
-    ctx.publish(kInlineFlag, 1);
+    inline_publish(ctx, bytes);
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
     inline_prefetch_read(ctx, 0, p, rank, {bytes, 0, bytes});

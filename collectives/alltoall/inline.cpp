@@ -32,11 +32,12 @@ CollTask alltoall_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
     const std::size_t block = block_bytes(outgoing(me, 0));
-    unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p));
+    const std::size_t total = block * static_cast<std::size_t>(p);
+    unsigned char* out = inline_begin(ctx, total);
     // The blocks before this rank's own and those after it (its own slot stays unused).
     pack_consecutive(outgoing(me, 0), block, rank, out);
     pack_consecutive(outgoing(me, rank + 1), block, p - 1 - rank, out + static_cast<std::size_t>(rank + 1) * block);
-    ctx.publish(kInlineFlag, 1);
+    inline_publish(ctx, total);
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;

@@ -38,7 +38,7 @@ CollTask bcast_inline(CollCtx& ctx) {
     const std::size_t n = data_bytes(me.recvcount, *me.recvtype);
     if (ctx.rank() == root) {
         inline_copy_in(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
-        ctx.publish(kInlineFlag, 1);
+        inline_publish(ctx, n);
         co_return MPI_SUCCESS;
     }
     CO_WAIT_UNTIL(inline_ready(ctx, root, {n, 0, n}));

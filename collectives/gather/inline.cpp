@@ -33,7 +33,7 @@ CollTask gather_inline(CollCtx& ctx) {
         const SrcBlock mine = send_whole(me);
         const std::size_t bytes = block_bytes(mine);
         inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
-        ctx.publish_to(kInlineFlag, 1, root);
+        inline_publish(ctx, bytes, root);
         co_return MPI_SUCCESS;
     }
     int rc = MPI_SUCCESS;

@@ -32,7 +32,7 @@ CollTask reduce_inline(CollCtx& ctx) {
     const std::size_t bytes = data_bytes(n, type);
     if (ctx.rank() != root) {
         inline_copy_in(input_of(me).buf, type, bytes, inline_begin(ctx, bytes));
-        ctx.publish_to(kInlineFlag, 1, root);
+        inline_publish(ctx, bytes, root);
         co_return MPI_SUCCESS;
     }
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, root, {bytes, 0, bytes}));

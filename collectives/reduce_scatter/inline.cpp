@@ -36,7 +36,7 @@ CollTask reduce_scatter_inline(CollCtx& ctx) {
     const std::size_t bytes = data_bytes(blocks.total, type);
     unsigned char* mine = inline_begin(ctx, bytes);
     inline_copy_in(input_of(me).buf, type, bytes, mine);
-    ctx.publish(kInlineFlag, 1);
+    inline_publish(ctx, bytes);
     // A rank whose block is empty reads nothing and leaves, like a rooted
     // collective's writers (a vector shorter than p leaves most ranks
     // without a block).

@@ -42,7 +42,7 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
     if (rank + 1 < p) {  // the last rank's input has no reader
         mine = inline_begin(ctx, bytes);
         inline_copy_in(input_of(me).buf, type, bytes, mine);
-        ctx.publish(kInlineFlag, 1);
+        inline_publish(ctx, bytes);
     }
     CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes}));
     if (!inline_sizes_match(ctx, 0, rank, -1, bytes)) co_return MPI_ERR_TRUNCATE;

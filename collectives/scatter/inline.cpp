@@ -42,11 +42,12 @@ CollTask scatter_inline(CollCtx& ctx) {
     const int p = ctx.size(), root = me.root, rank = ctx.rank();
     if (rank == root) {
         const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
-        unsigned char* out = inline_begin(ctx, block * static_cast<std::size_t>(p - 1));
+        const std::size_t total = block * static_cast<std::size_t>(p - 1);
+        unsigned char* out = inline_begin(ctx, total);
         // The blocks before the root's and those after it.
         pack_consecutive(send_block(me, 0), block, root, out);
         pack_consecutive(send_block(me, root + 1), block, p - 1 - root, out + packed_index(root + 1, root) * block);
-        ctx.publish(kInlineFlag, 1);
+        inline_publish(ctx, total);
         // MPI_IN_PLACE: the root's block stays where it is.
         co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
     }
