@@ -18,8 +18,8 @@
 // Cost (our formula from XHC's pipeline; f_l the largest number of
 // participants of a group at level l, link l = alpha up to the cache-domain
 // level, beta above; k = chunk lines, N chunks):
-//   max_l (f_l - 1) * C_l * m  +  sum_l (a_l + c_l * k)  +  N * a_alpha
-// (readers of one leader share its bandwidth; the levels overlap after the
+//   max_l max(c_l, (f_l - 1) C_l) * m  +  sum_l (a_l + c_l * k)  +  N * a_alpha
+// (readers of one leader share its bandwidth, a lone reader copies at c_l; the levels overlap after the
 // first chunk's way down). Tiny: sum_l a_l.
 //
 // Flags: flag 2 = chunks ready in my receive buffer (or step 1 = the data
@@ -114,7 +114,10 @@ double bcast_pipelined_cost(const CostQuery& q) {
         const LinkCost& lk = bcast_link(q, l);
         // A level's children read their parent's arguments (peer_args_cost).
         fill += lk.a + peer_args_cost(q, 1) + (tiny ? 0.0 : copy_line_cost(q, lk, ws) * k);
-        if (!tiny) bottleneck = std::max(bottleneck, (f - 1) * congested_copy_line_cost(q, lk, ws) * m);
+        // The f - 1 readers of one parent share its lines: a lone reader copies
+        // at its own rate c, not the ring's C (2 ranks: priced C, pipelined
+        // was chosen at 16 MiB and took 2x split's time; stop 52).
+        if (!tiny) bottleneck = std::max(bottleneck, shared_copy_line_cost(q, lk, f - 1, ws) * m);
     }
     // Plus the children's final acknowledgement (the lifetime rule): the
     // root of a tiny broadcast waits for it, where `inline` does not.

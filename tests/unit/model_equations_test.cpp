@@ -10,6 +10,7 @@
 
 #include "collectives/allreduce/allreduce.hpp"
 #include "collectives/allreduce/tree_shape.hpp"
+#include "collectives/bcast/bcast.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
@@ -353,4 +354,21 @@ TEST_CASE("tiled_push past the cache: one streaming pass of m lines where the pr
     const CostQuery in_cache{p, two, CollKind::allreduce, 64 * 64, true};
     const CostQuery in_cache_old{made_up_params(), two, CollKind::allreduce, 64 * 64, true};
     CHECK(allreduce_tiled_push_cost(in_cache) == doctest::Approx(allreduce_tiled_push_cost(in_cache_old)));
+}
+
+TEST_CASE("pipelined Bcast: a parent's f - 1 readers share its lines, a lone reader copies at c") {
+    // In cache, one domain: the bottleneck is max(c, (f - 1) C) m.
+    ModelParams slow_ring = made_up_params(), fast_ring = made_up_params();
+    slow_ring.alpha.C = 1;    // = c: 2 ranks pay c m either way
+    fast_ring.alpha.C = 0.5;  // a ring's per-thread cost below one reader's
+    const std::size_t bytes = 64 * 4096;
+    const CommTopology two = sockets(1, 2), sixteen = sockets(1, 16);
+    const auto cost = [&](const ModelParams& p, const CommTopology& t) {
+        return bcast_pipelined_cost(CostQuery{p, t, CollKind::bcast, bytes, true});
+    };
+    // 2 ranks: one reader; the ring's cost does not apply (priced C m, the
+    // 2-rank pipeline was predicted half its measured time).
+    CHECK(cost(fast_ring, two) == doctest::Approx(cost(slow_ring, two)));
+    // 16 ranks: 15 readers at once, 15 C m (7.5 m against 15 m).
+    CHECK(cost(slow_ring, sixteen) - cost(fast_ring, sixteen) == doctest::Approx(15 * 0.5 * 4096));
 }
