@@ -117,7 +117,11 @@ double bcast_pipelined_cost(const CostQuery& q) {
         // The f - 1 readers of one parent share its lines: a lone reader copies
         // at its own rate c, not the ring's C (2 ranks: priced C, pipelined
         // was chosen at 16 MiB and took 2x split's time; stop 52).
-        if (!tiny) bottleneck = std::max(bottleneck, shared_copy_line_cost(q, lk, f - 1, ws) * m);
+        // A lone reader of a waiting parent also pays for the parent's last
+        // lines, still in its L1 (near_excess), as one-stage's does.
+        if (!tiny)
+            bottleneck = std::max(bottleneck, shared_copy_line_cost(q, lk, f - 1, ws) * m +
+                                                  (f == 2 ? near_excess(q, m) : 0.0));
     }
     // Plus the children's final acknowledgement (the lifetime rule): the
     // root of a tiny broadcast waits for it, where `inline` does not.

@@ -1327,6 +1327,17 @@ TEST_CASE("near_line: one-reader steps whose source waits pay it; plain steps an
     CHECK(more(CollKind::scatter, two, 32768, "direct") == doctest::Approx(0.0));
     CHECK(more(CollKind::bcast, sixteen, 32768, "one_stage") == doctest::Approx(0.0));
     CHECK(more(CollKind::reduce, two, 32768, "tiled") == doctest::Approx(0.0));
+    // Split Bcast at 2 ranks: from 8 KiB the reader's half is the root's
+    // last-written half (8 KiB: 64 of its lines, 32 KiB: 256, capped at
+    // 100); below, one chunk, the root's. Pipelined Bcast's lone reader pays
+    // for its m lines as one-stage's does. Not at 16 ranks (chunks claimed
+    // by all, 15 readers of the root).
+    CHECK(more(CollKind::bcast, two, 4096, "split") == doctest::Approx(0.0));
+    CHECK(more(CollKind::bcast, two, 8192, "split") == doctest::Approx(5.0 * 64));
+    CHECK(more(CollKind::bcast, two, 32768, "split") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::bcast, two, 32768, "pipelined") == doctest::Approx(5.0 * 100));
+    CHECK(more(CollKind::bcast, sixteen, 32768, "split") == doctest::Approx(0.0));
+    CHECK(more(CollKind::bcast, sixteen, 32768, "pipelined") == doctest::Approx(0.0));
 }
 
 TEST_CASE("b_l2: one-thread steps in the L2s cost b_l2, past them b") {
