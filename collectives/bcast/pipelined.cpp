@@ -18,9 +18,11 @@
 // Cost (our formula from XHC's pipeline; f_l the largest number of
 // participants of a group at level l, link l = alpha up to the cache-domain
 // level, beta above; k = chunk lines, N chunks):
-//   max_l max(c_l, (f_l - 1) C_l) * m  +  sum_l (a_l + c_l * k)  +  N * a_alpha
-// (readers of one leader share its bandwidth, a lone reader copies at c_l; the levels overlap after the
-// first chunk's way down). Tiny: sum_l a_l.
+//   max_l [max(c_l, (f_l - 1) C_l) m + X_l]  +  sum_l (a_l + c_l * k)  +  N * a_alpha
+// (readers of one leader share its bandwidth, a lone reader copies at c_l
+// and pays the near excess X_l = near_excess(m) of a waiting source, else
+// X_l = 0; the levels overlap after the first chunk's way down). Tiny:
+// sum_l a_l.
 //
 // Flags: flag 2 = chunks ready in my receive buffer (or step 1 = the data
 // is in my payload); flag 1 step 1 = "I have read everything of my parent"
@@ -114,11 +116,10 @@ double bcast_pipelined_cost(const CostQuery& q) {
         const LinkCost& lk = bcast_link(q, l);
         // A level's children read their parent's arguments (peer_args_cost).
         fill += lk.a + peer_args_cost(q, 1) + (tiny ? 0.0 : copy_line_cost(q, lk, ws) * k);
-        // The f - 1 readers of one parent share its lines: a lone reader copies
-        // at its own rate c, not the ring's C (2 ranks: priced C, pipelined
-        // was chosen at 16 MiB and took 2x split's time; stop 52).
-        // A lone reader of a waiting parent also pays for the parent's last
-        // lines, still in its L1 (near_excess), as one-stage's does.
+        // The f - 1 readers of one parent share its lines; a lone reader
+        // copies at its own rate c, not the ring's C (priced C, 2 ranks chose
+        // pipelined at 16 MiB, which took 2x split's time; stop 52), and pays
+        // for its waiting parent's last lines, as one-stage's reader does.
         if (!tiny)
             bottleneck = std::max(bottleneck, shared_copy_line_cost(q, lk, f - 1, ws) * m +
                                                   (f == 2 ? near_excess(q, m) : 0.0));

@@ -17,6 +17,7 @@
 // by P threads at once, the busiest taking ceil(k / P) chunks, then the
 // completion flag:
 //   T = a + min((P - 1) m, ceil(k / P) min(m, chunk)) max(c, C P) + a_alpha + claim_line (2 k + P)
+//       (+ near_excess of the reader's half at P = 2 with two or more chunks: below)
 // ((a, c, C) = alpha, or beta across cache domains, copy costs; in or out of cache by
 // the working set P m bytes; k = (P - 1) ceil(m / chunk) chunks (at 2
 // ranks a message of up to two chunks is cut in halves): the shared
