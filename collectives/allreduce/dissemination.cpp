@@ -264,6 +264,7 @@ double allreduce_dissemination_cost(const CostQuery& q) {
     // Every round reads a new partner's arguments.
     const DisseminationSteps rounds = li_dissemination_steps(q.p(), q.q(), q.s());
     return li_dissemination(q, q.p(), q.q(), q.s(), q.m(), ws) + peer_args_cost(q, rounds.within + rounds.across) +
+           peer_data_cost(q, rounds.within + rounds.across) +
            q.params.alpha.a;
 }
 

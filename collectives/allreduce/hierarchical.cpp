@@ -208,7 +208,7 @@ double allreduce_hierarchical_cost(const CostQuery& q) {
         fill += 2 * (lk.a + line_cost(q, lk, ws) * k) + level_excess(f);
         // A level's leader reads its f - 1 members' arguments on the way up,
         // each member its leader's on the way down.
-        fill += peer_args_cost(q, f);
+        fill += peer_args_cost(q, f) + peer_data_cost(q, f);
     }
     return up + down + fill + chunks * q.params.alpha.a + pipelined_result_source_rewrite_cost(q);
 }

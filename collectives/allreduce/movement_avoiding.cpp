@@ -293,7 +293,8 @@ double allreduce_movement_avoiding_cost(const CostQuery& q) {
     // result (m / p lines within its own cache), a step of every chain.
     const double first = copy_line_cost(q, al, ws) * q.m() / p;
     // A rank reaches every other rank's arguments (the slices' homes) once.
-    return rounds * p * busy_a(q, al, p) + first + fold + al.a + copy * nt_factor(q, ws) + peer_args_cost(q, p - 1);
+    return rounds * p * busy_a(q, al, p) + first + fold + al.a + copy * nt_factor(q, ws) + peer_args_cost(q, p - 1) +
+           peer_data_cost(q, p - 1);
 }
 
 double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
@@ -305,7 +306,8 @@ double allreduce_movement_avoiding_socket_cost(const CostQuery& q) {
     const double m = q.m(), Ba = congested_line_cost(q, al, ws), Bb = congested_line_cost(q, be, ws);
     const double Ca = congested_copy_line_cost(q, al, ws), Cb = congested_copy_line_cost(q, be, ws);
     return qq * busy_a(q, al, p) + Ba * qq * m + be.a + Bb * s * m + al.a +
-           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws) + peer_args_sweep_cost(q, p - 1);
+           ((qq - 1) * Ca + (p - qq) * Cb) * m * nt_factor(q, ws) + peer_args_sweep_cost(q, p - 1) +
+           peer_data_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

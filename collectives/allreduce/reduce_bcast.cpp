@@ -65,7 +65,8 @@ double allreduce_reduce_bcast_cost(const CostQuery& q) {
     // and rank 0 alone waits for every acknowledgement.
     const double waits = all_poll_excess(q, q.p()) * (1.0 + 1.0 / q.p()) + busy_excess(q, q.p());
     return fold + li_one_stage_bcast(q, q.q(), q.s(), m, ws) + peer_args_sweep_cost(q, q.p() - 1) +
-           peer_args_cost(q, 1) + q.params.alpha.a / q.p() + waits + result_source_rewrite_cost(q);
+           peer_data_sweep_cost(q, q.p() - 1) + peer_args_cost(q, 1) + q.params.alpha.a / q.p() + waits +
+           result_source_rewrite_cost(q);
 }
 
 }  // namespace hmpi::coll

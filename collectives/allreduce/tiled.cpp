@@ -190,7 +190,10 @@ double allreduce_tiled_cost(const CostQuery& q) {
     // Each rank reads the arguments of its domain's other ranks (a tile of
     // each input, in one loop), then the domains' tree its children's, the
     // broadcast's readers the root's (and, two-stage, their leader's).
-    const double later_reads = ceil_log2(q.s()) + (two_stage ? 2 : 1);
+    // The domains' tree folds what it reads (each child's first line one
+    // more round trip, peer_data_cost); the broadcast copies.
+    const double tree_reads = ceil_log2(q.s());
+    const double later_reads = tree_reads + (two_stage ? 2 : 1);
     // Every domain leader's receive buffer was read last call (the top's by
     // the broadcast's readers, the others' by their parent domain's
     // members): the members' tile folds store into those lines again (a
@@ -224,7 +227,8 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +
                             (q.s() > 1 ? copy_rewrite_excess(q, m, q.bytes, buffer, ws) : 0.0) + first_rewrites;
     return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
-           rewrites + peer_args_sweep_cost(q, qq - 1) + peer_args_cost(q, later_reads) + q.params.alpha.a / q.p();
+           rewrites + peer_args_sweep_cost(q, qq - 1) + peer_data_sweep_cost(q, qq - 1) +
+           peer_args_cost(q, later_reads) + peer_data_cost(q, tree_reads) + q.params.alpha.a / q.p();
 }
 
 }  // namespace hmpi::coll

@@ -36,14 +36,16 @@
 // the pushes): two waits of every rank, then per line of a rank's slice of
 // m/p lines the fold chain of the p inputs (the first into a third buffer):
 //   T = 2 (a + Y(p)) + (max(r, R_slices p) + (p-2) max(b, B p)) m/p
-//     + peer_args (p - 1) + X (p-1) m/p for a non-commutative op
+//     + peer_args (p - 1) + D(p - 1) + X (p-1) m/p for a non-commutative op
 //       (fold_sweep_excess)
 //     + (p - 1) m/p W, W = 0 in cache, 64 B / nt_copy_bandwidth beyond
 // (the pushes: stores into lines the rank wrote in the previous call and
 // holds, below at allreduce_tiled_push_cost); a vector of one line, one
 // slice: - (a + Y(p)) / p, its one rank's closing wait. Beyond the cache
 // with a commutative op, where the profile measured it (format 15):
-//   T = 2 (a + Y(p)) + m fold_stream_line + peer_args (p - 1)
+//   T = 2 (a + Y(p)) + m fold_stream_line + peer_args (p - 1) + D(p - 1)
+// (D: the peers' first data lines, peer_args at 2 ranks, 0 where the fold
+// sweeps them; peer_data_sweep_cost, cost.hpp).
 //
 // Any op: a non-commutative one folds each slice in rank order
 // (reduce_staggered). MPI_IN_PLACE: slice k of every receive buffer (an
@@ -198,8 +200,8 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // whatever p, measured as a whole (fold_stream_line, params.hpp),
     // between the same two waits and sweep of the peers' arguments.
     if (q.spills(ws) && q.commutative && q.params.fold_stream_line > 0)
-        return 2 * slice_fold_wait_cost(q) + q.params.fold_stream_line * q.m() + peer_args_sweep_cost(q, p - 1) -
-               lone_slice;
+        return 2 * slice_fold_wait_cost(q) + q.params.fold_stream_line * q.m() + peer_args_sweep_cost(q, p - 1) +
+               peer_data_sweep_cost(q, p - 1) - lone_slice;
     return slice_fold_cost(q, true) + push_line * (p - 1) * slice - lone_slice;
 }
 

@@ -156,7 +156,8 @@ bool payload_sized(const CostQuery& c) noexcept { return c.bytes <= kReductionKn
 double tree_reduce_peer_args(const CostQuery& c, int n) {
     if (payload_sized(c)) return 0.0;
     const int radix = std::max(2, n);
-    return peer_args_cost(c, (radix - 1) * (ceil_log(c.q(), radix) + ceil_log(c.s(), radix)));
+    const double children = (radix - 1) * (ceil_log(c.q(), radix) + ceil_log(c.s(), radix));
+    return peer_args_cost(c, children) + peer_data_cost(c, children);
 }
 
 CostQuery query_of(const CollCtx& ctx) {

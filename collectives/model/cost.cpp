@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "collectives/framework/context.hpp"
+#include "collectives/reduce/reduction.hpp"
 #include "core/datatype.hpp"
 
 namespace hmpi::coll {
@@ -71,6 +72,15 @@ double peer_args_cost(const CostQuery& c, double peers) noexcept { return c.para
 double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept {
     if (peers <= 1 || c.params.poll_line <= 0 || c.params.peer_args <= 0) return peer_args_cost(c, peers);
     return c.params.peer_args + c.params.poll_line * (peers - 1);
+}
+
+double peer_data_cost(const CostQuery& c, double peers) noexcept { return peer_args_cost(c, peers); }
+double peer_data_sweep_cost(const CostQuery& c, double peers) noexcept {
+    // A fold of 3 to kSweptOperands operands asks for its peers' first lines
+    // in the loop that reaches their arguments (SweptOperands): those misses
+    // overlap the sweep's, already charged (peer_args_sweep_cost).
+    if (peers >= 2 && peers + 1 <= kSweptOperands) return 0.0;
+    return peer_args_sweep_cost(c, peers);
 }
 
 double all_poll_excess(const CostQuery& c, int t) noexcept {
@@ -255,7 +265,8 @@ double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept {
         !strip_mined && c.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(c, c.params.alpha, p, ws) : 0.0;
     // Both waits are every rank's for every rank (arrivals; slices folded).
     return 2 * slice_fold_wait_cost(c) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
-           fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1);
+           fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1) +
+           peer_data_sweep_cost(c, p - 1);
 }
 
 double li_intra_tree_reduce(const CostQuery& c, int q, double m, std::size_t ws) noexcept {

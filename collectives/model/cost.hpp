@@ -256,6 +256,17 @@ double peer_args_cost(const CostQuery& c, double peers) noexcept;
 // poll_line, their misses overlapping as a flat barrier's flag lines do
 // (docs/model.md, "Many peers in one loop"); peer_args each otherwise.
 double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept;
+// The first line of a peer's data that a zero-copy fold reads: its address
+// comes from the peer's arguments, so its miss cannot start before theirs
+// ends, one more round trip to the peer's core of the kind peer_args
+// measures (docs/model.md, "A fold's first line of each peer"). For
+// `peers` read one after another (peer_args each), and for `peers` a fold
+// reaches in one loop: nothing more where it sweeps them (3 to
+// kSweptOperands operands, reduction.hpp: their first lines are asked for
+// in the arguments' sweep), peer_args_sweep_cost where it does not (a fold
+// of two, or one past the limit). Copies are not charged it.
+double peer_data_cost(const CostQuery& c, double peers) noexcept;
+double peer_data_sweep_cost(const CostQuery& c, double peers) noexcept;
 
 // What a synchronized step of HMPI's costs beyond its link's a when t >= 2
 // ranks take steps at the same time: step_overhead + busy_step (t - 2)
@@ -287,8 +298,10 @@ inline double input_released_wait_cost(const CostQuery& c) noexcept {
 // arrived; all done reading), a fold chain per result line
 // (domain_fold_chain_line_cost, p ranks folding at once), for a
 // non-commutative op fold_sweep_excess on the (p - 1) lines read from
-// others, and the sweep over p - 1 peers' arguments:
+// others, and the sweep over p - 1 peers' arguments and their data's first
+// lines:
 //   2 (a + Y(p)) + (F + S) m_b + X (p - 1) m_b + peer_args_sweep(p - 1)
+//     + peer_data_sweep(p - 1)
 // S: beyond the cache, a result folded straight (not strip-mined) goes out
 // and comes back between folds, (p - 2) max(c_mem, C_mem p) more per line
 // (0 at 2 ranks).

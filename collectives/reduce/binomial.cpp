@@ -132,7 +132,7 @@ double reduce_binomial_cost(const CostQuery& q) {
     // waits one more handoff for its parent's "folded" (the mean over
     // ranks, as the tree's and linear's; docs/model.md, "Reduce's waits at
     // two ranks").
-    return t + peer_args_cost(q, levels) + input_released_wait_cost(q);
+    return t + peer_args_cost(q, levels) + peer_data_cost(q, levels) + input_released_wait_cost(q);
 }
 
 }  // namespace hmpi::coll

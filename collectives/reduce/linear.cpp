@@ -61,6 +61,7 @@ double reduce_linear_cost(const CostQuery& q) {
     // as tiled Reduce's; then it reads every other rank's arguments, one
     // after another.
     return flat_wait_cost(q, q.p()) + input_released_wait_cost(q) + peer_args_sweep_cost(q, q.p() - 1) +
+           peer_data_sweep_cost(q, q.p() - 1) +
            reduce_linear_fold_line_cost(q, ws) * q.m() + (q.p() - 1) * near_excess(q, q.m());
 }
 

@@ -98,7 +98,7 @@ double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
     const double lines = shared_copy_line_cost(q, al, p, ws) + (p - 1 - crossings) * shared_line_cost(q, al, p, ws) +
                          crossings * shared_line_cost(q, be, p, ws);
     return p * busy_a(q, q.s() > 1 ? be : al, p) + lines * mb +
-           peer_args_sweep_cost(q, p - 1);
+           peer_args_sweep_cost(q, p - 1) + peer_data_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

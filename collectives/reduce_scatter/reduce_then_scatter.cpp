@@ -59,7 +59,7 @@ double reduce_scatter_then_scatter_cost(const CostQuery& q) {
     const int near = std::max(0, q.q() - 1), far = std::max(0, p - 1 - near);
     const double copies = (near * copy_line_cost(q, al, ws) + far * copy_line_cost(q, be, ws)) / std::max(1, p);
     return 2 * (q.s() > 1 ? be.a : al.a) + (domain_fold_chain_line_cost(q, 1, ws) + copies) * q.m() +
-           peer_args_sweep_cost(q, p - 1);
+           peer_args_sweep_cost(q, p - 1) + peer_data_sweep_cost(q, p - 1);
 }
 
 }  // namespace hmpi::coll

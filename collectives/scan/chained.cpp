@@ -91,7 +91,7 @@ template <class Step>
 double chain_cost(const CostQuery& q, Step step) {
     const int s = q.s() < q.p() ? q.s() : q.p();
     // Each link of the chain reads its neighbour's arguments.
-    const double handoff = busy_excess(q, 2) + peer_args_cost(q, 1);
+    const double handoff = busy_excess(q, 2) + peer_args_cost(q, 1) + peer_data_cost(q, 1);
     return (q.p() - s) * (step(q.params.alpha) + handoff) + (s - 1) * (step(q.params.beta) + handoff);
 }
 }  // namespace

@@ -89,7 +89,8 @@ double prefix_linear_cost(const CostQuery& q) {
     const double one = (p - 1) * b_avg, shared = congested_line_cost(q, q.params.alpha, ws) * total / q.s();
     const double a = busy_a(q, q.s() > 1 ? q.params.beta : q.params.alpha, p);
     // The last rank reads every other rank's arguments.
-    return 2 * a + (one > shared ? one : shared) * q.m() + peer_args_sweep_cost(q, p - 1);
+    return 2 * a + (one > shared ? one : shared) * q.m() + peer_args_sweep_cost(q, p - 1) +
+           peer_data_sweep_cost(q, p - 1);
 }
 }  // namespace
 
