@@ -90,6 +90,10 @@ double all_poll_excess(const CostQuery& c, int t) noexcept {
 bool l2_resident(const CostQuery& c, std::size_t ws) noexcept {
     return c.topo.l2_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l2_bytes / 2;
 }
+bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept {
+    return c.topo.l2_bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
+                                      kSliceFoldL2Share * static_cast<double>(c.topo.l2_bytes);
+}
 double near_excess(const CostQuery& c, double m) noexcept {
     return c.params.near_line * std::min(m, c.params.near_lines);
 }
@@ -132,7 +136,11 @@ double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, 
     return c.spills(ws) && l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
 }
 double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
-    return std::max(reduce3_line_cost(c, l, ws), congested_slice_reduce3_line_cost(c, l, ws) * t);
+    // A slice fold's lines stay in the L2s longer than a one-reader step's
+    // (slice_fold_l2_resident): its one-thread cost is r_l2 up to there.
+    const double one = l.r_l2 > 0 && !c.spills(ws) && slice_fold_l2_resident(c, ws) ? l.r_l2
+                                                                                    : reduce3_line_cost(c, l, ws);
+    return std::max(one, congested_slice_reduce3_line_cost(c, l, ws) * t);
 }
 double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {
     return l.a + shared_reduce3_line_cost(c, l, t, ws) * m;

@@ -72,6 +72,12 @@ inline int floor_log2(int x) noexcept {
 // "Where a step's lines are"); the one-thread costs are then b_l2, c_l2,
 // r_l2 where the profile has them.
 bool l2_resident(const CostQuery& c, std::size_t ws) noexcept;
+// The same for the slice folds (every rank folding its own slice of all
+// inputs into a third buffer, ws = (p + 1) m): their share of ws a rank
+// stays at the in-L2 rate up to kSliceFoldL2Share of an L2 (docs/model.md,
+// "Slice folds in the L2s").
+inline constexpr double kSliceFoldL2Share = 0.75;
+bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // What a step's first lines cost more when one reader pulls m lines that
 // a waiting core has just written: near_line for each of the first
 // near_lines (params.hpp; 0 where the profile has none). Only steps whose

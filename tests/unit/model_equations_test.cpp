@@ -212,6 +212,30 @@ TEST_CASE("in the L2s b_l2, c_l2, r_l2 apply; one reader pays near_line for a st
     CHECK(step_cost(n, f18.alpha, 10, in_l2) == doctest::Approx(100 + 1.5 * 10));
 }
 
+TEST_CASE("a slice fold stays at the in-L2 rate to 3/4 of an L2 a rank; a one-reader step to half") {
+    ModelParams p = made_up_params();
+    p.alpha.R_slices = 1;
+    p.alpha.r = 3, p.alpha.r_l2 = 2.5;  // past half an L2, and within
+    const CommTopology t = sockets(1, 4);  // L2 1 MiB per core
+    const CostQuery q{p, t, CollKind::reduce, 64, true};
+    const std::size_t half = 4 * (512u << 10), three_quarters = 4 * (768u << 10), past = three_quarters + 4;
+    REQUIRE(past < t.cache_bytes);
+    CHECK(slice_fold_l2_resident(q, half));
+    CHECK(slice_fold_l2_resident(q, three_quarters));
+    CHECK_FALSE(slice_fold_l2_resident(q, past));
+    CHECK_FALSE(l2_resident(q, three_quarters));
+    // One thread's r_l2 against t = 2 threads' R_slices t: r_l2 decides.
+    CHECK(shared_slice_reduce3_line_cost(q, p.alpha, 2, three_quarters) == doctest::Approx(2.5));
+    CHECK(shared_slice_reduce3_line_cost(q, p.alpha, 2, past) == doctest::Approx(3));
+    // A one-reader step's r is already past its L2 share there.
+    CHECK(reduce3_line_cost(q, p.alpha, three_quarters) == doctest::Approx(3));
+    // Without r_l2 (format 17) nothing changes.
+    ModelParams f17 = p;
+    f17.alpha.r_l2 = 0;
+    const CostQuery o{f17, t, CollKind::reduce, 64, true};
+    CHECK(shared_slice_reduce3_line_cost(o, f17.alpha, 2, three_quarters) == doctest::Approx(3));
+}
+
 TEST_CASE("the decision cache's size ranges tile the sizes in order") {
     CHECK(size_range_of(0) == 0);
     CHECK(size_range_of(1) == 1);
