@@ -140,10 +140,13 @@ void print_params(const ModelParams& p) {
         }
         std::printf("  %-6s %15s   r = %6.2f ns/line   R = %6.2f ns/line   r_mem = %6.2f   R_mem = %6.2f\n", "",
                     "(third buffer)", l.r, l.R, l.r_mem, l.R_mem);
-        if (l.R_slices > 0)
+        if (l.R_slices > 0) {
             std::printf("  %-6s %15s   R_slices = %6.2f ns/line   R_slices_mem = %6.2f (own slices, read by one thread)\n",
                         "", "(third buffer)", l.R_slices, l.R_slices_mem);
-        else
+            if (l.R_slices_l2 > 0)
+                std::printf("  %-6s %15s   R_slices_l2 = %6.2f ns/line (own slices in the L2s; R_slices past them)\n", "",
+                            "(third buffer)", l.R_slices_l2);
+        } else
             std::printf("  %-6s %15s   no R_slices in this profile: slice folds charged R, R_mem\n", "",
                         "(third buffer)");
         if (l.b_l2 > 0)
@@ -216,6 +219,8 @@ void print_params(const ModelParams& p) {
                 p.claim_line, p.claim_line == 0 ? " [not in this profile: claims free]" : "");
     std::printf("  near_line %.3f ns more for each of a step's first %.0f lines (one reader, its source waiting)%s\n",
                 p.near_line, p.near_lines, p.near_line == 0 ? " [not in this profile: none]" : "");
+    std::printf("  slice_near_line %.3f ns more for each of a slice fold's first %.0f lines a rank%s\n",
+                p.slice_near_line, p.slice_near_lines, p.slice_near_line == 0 ? " [not in this profile: none]" : "");
     std::printf("  peer_args %.1f ns per peer whose arguments a rank reaches (its CollCall, before its buffer)%s\n",
                 p.peer_args, p.peer_args == 0 ? " [not in this profile]" : "");
     std::printf("  switch_handoff %.1f ns per flag handoff between two ranks sharing one CPU%s\n", p.switch_handoff,

@@ -21,10 +21,15 @@ if [[ ${1:-} == --out ]]; then out=$2; shift 2; fi
 [[ -n $out ]] || out=$(mktemp -d)
 R=$repo/docs/results
 # name | measured CSV | profile | notes | ranks | --machine (empty: this machine's topology)
-# (...f18: the run's profile as format 18, made from its calibration's log
+# (...f19: the run's profile as format 19, made from its calibration's log
+# by profile19.py; ...f18: the run's profile as format 18, made from its calibration's log
 # by profile18.py; s50np2s and s51np2f17: format 17 profiles of the same
 # calibrations as s50np2f18 and s51np2, to compare the two models)
 runs=(
+  "s53np2f19|$R/collectives-np2/stop53/s53np2.csv.gz|$R/collectives-np2/stop53/profile-format19.txt|$R/collectives-np2/stop53/s53np2.notes|2|1x2,l2=2M,l3=260M"
+  "s52np2f19|$R/collectives-np2/stop52/s52np2.csv.gz|$R/collectives-np2/stop52/profile-format19.txt|$R/collectives-np2/stop52/s52np2.notes|2|1x2,l2=2M,l3=260M"
+  "s51np2f19|$R/collectives-np2/stop51/s51np2.csv.gz|$R/collectives-np2/stop51/profile-format19.txt|$R/collectives-np2/stop51/s51np2.notes|2|1x2,l2=2M,l3=260M"
+  "s50np2f19|$R/collectives-np2/stop50/forced/s50np2.csv.gz|$R/collectives-np2/stop50/profile-second-format19.txt|$R/collectives-np2/stop50/forced/s50np2.notes|2|1x2,l2=2M,l3=260M"
   "s53np2|$R/collectives-np2/stop53/s53np2.csv.gz|$R/collectives-np2/stop53/profile.txt|$R/collectives-np2/stop53/s53np2.notes|2|1x2,l2=2M,l3=260M"
   "s52np2|$R/collectives-np2/stop52/s52np2.csv.gz|$R/collectives-np2/stop52/profile.txt|$R/collectives-np2/stop52/s52np2.notes|2|1x2,l2=2M,l3=260M"
   "s51np2|$R/collectives-np2/stop51/s51np2.csv.gz|$R/collectives-np2/stop51/profile.txt|$R/collectives-np2/stop51/s51np2.notes|2|1x2,l2=2M,l3=260M"

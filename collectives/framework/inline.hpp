@@ -264,7 +264,9 @@ inline double concurrent_line_cost(const CostQuery& q, const LinkCost& link, Lin
 // round trip after the flag: inline_read_first (format 14; 2 ranks on the
 // EPYC guest, stop 40's run, every inline algorithm 0.02-0.24 us slower
 // at 1 KiB than at 512 B; docs/model.md, "Inline reads past the
-// prefetched lines").
+// prefetched lines"). Where every rank reads at once (t >= 2) the reads'
+// first lines pay slice_near_excess, as the slice folds' do (format 19;
+// docs/model.md, "Slice folds in the L2s").
 inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, double m_far, int t,
                                std::size_t ws, int writers) noexcept {
     const double a = q.s() > 1 ? q.params.beta.a : q.params.alpha.a;
@@ -273,6 +275,7 @@ inline double inline_read_cost(const CostQuery& q, LineOp op, double m_near, dou
     const bool unprefetched = q.bytes > kInlinePayloadBytes &&
                               std::ceil(per_writer) > static_cast<double>(inline_prefetch_share(writers));
     return a + wait + (unprefetched ? q.params.inline_read_first : 0.0) +
+           (t >= 2 ? slice_near_excess(q, m_near + m_far) : 0.0) +
            m_near * concurrent_line_cost(q, q.params.alpha, op, t, ws) +
            m_far * concurrent_line_cost(q, q.params.beta, op, t, ws);
 }

@@ -201,15 +201,17 @@ void explain_communicator(const CollCtx& ctx) {
     report_event("explain: model parameters from %s: alpha a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f "
                  "B=%.2f c=%.2f C=%.2f); beta a=%.0f b=%.2f B=%.2f c=%.2f C=%.2f ns (memory b=%.2f B=%.2f c=%.2f "
                  "C=%.2f); third buffer alpha r=%.2f R=%.2f (memory %.2f %.2f), beta r=%.2f R=%.2f (memory %.2f %.2f) "
-                 "(0: charged b, B), own slices alpha R=%.2f (memory %.2f), beta R=%.2f (memory %.2f) (0: charged R); "
+                 "(0: charged b, B), own slices alpha R=%.2f (memory %.2f, in the L2s %.2f), beta R=%.2f (memory %.2f) (0: "
+                 "charged R), first %.0f lines of a slice +%.2f ns each; "
                  "in the L2s alpha b=%.2f c=%.2f r=%.2f (0: b, c, r), first %.0f lines of a step +%.2f ns each; "
                  "rewrite_line=%.2f (%.2f past %.0f lines) source_line=%.3f ns; call overhead %.0f ns; switch_handoff "
                  "%.0f ns (charged per step where ranks share a CPU)",
                  p.source.c_str(), p.alpha.a, p.alpha.b, p.alpha.B, p.alpha.c, p.alpha.C, p.alpha.b_mem, p.alpha.B_mem,
                  p.alpha.c_mem, p.alpha.C_mem, p.beta.a, p.beta.b, p.beta.B, p.beta.c, p.beta.C, p.beta.b_mem,
                  p.beta.B_mem, p.beta.c_mem, p.beta.C_mem, p.alpha.r, p.alpha.R, p.alpha.r_mem, p.alpha.R_mem, p.beta.r,
-                 p.beta.R, p.beta.r_mem, p.beta.R_mem, p.alpha.R_slices, p.alpha.R_slices_mem, p.beta.R_slices,
-                 p.beta.R_slices_mem, p.alpha.b_l2, p.alpha.c_l2, p.alpha.r_l2, p.near_lines, p.near_line,
+                 p.beta.R, p.beta.r_mem, p.beta.R_mem, p.alpha.R_slices, p.alpha.R_slices_mem, p.alpha.R_slices_l2,
+                 p.beta.R_slices, p.beta.R_slices_mem, p.slice_near_lines, p.slice_near_line, p.alpha.b_l2,
+                 p.alpha.c_l2, p.alpha.r_l2, p.near_lines, p.near_line,
                  p.rewrite_line, p.rewrite_line_beyond, p.rewrite_knee,
                  p.source_line, p.call_overhead, p.switch_handoff);
 }

@@ -97,6 +97,9 @@ bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept {
 double near_excess(const CostQuery& c, double m) noexcept {
     return c.params.near_line * std::min(m, c.params.near_lines);
 }
+double slice_near_excess(const CostQuery& c, double m) noexcept {
+    return c.params.slice_near_line * std::min(m, c.params.slice_near_lines);
+}
 namespace {
 // A link's one-thread cost in cache: its in-L2 one (format 18) while the
 // step's data stay in the L2s, else the one past them.
@@ -133,7 +136,8 @@ double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, st
 // lines, the dearer pattern) stand in.
 double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.R_slices <= 0) return congested_reduce3_line_cost(c, l, ws);
-    return c.spills(ws) && l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
+    if (c.spills(ws)) return l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
+    return l.R_slices_l2 > 0 && slice_fold_l2_resident(c, ws) ? l.R_slices_l2 : l.R_slices;
 }
 double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
     // A slice fold's lines stay in the L2s longer than a one-reader step's
@@ -273,6 +277,7 @@ double slice_fold_cost(const CostQuery& c, bool strip_mined) noexcept {
         !strip_mined && c.spills(ws) ? std::max(0, p - 2) * shared_copy_line_cost(c, c.params.alpha, p, ws) : 0.0;
     // Both waits are every rank's for every rank (arrivals; slices folded).
     return 2 * slice_fold_wait_cost(c) + (domain_fold_chain_line_cost(c, p, ws) + streamed) * mb +
+           slice_near_excess(c, mb) +
            fold_sweep_excess(c, p, p - 1, ws) * (p - 1) * mb + peer_args_sweep_cost(c, p - 1) +
            peer_data_sweep_cost(c, p - 1);
 }

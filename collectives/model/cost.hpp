@@ -74,9 +74,9 @@ inline int floor_log2(int x) noexcept {
 bool l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // The same for the slice folds (every rank folding its own slice of all
 // inputs into a third buffer, ws = (p + 1) m): their share of ws a rank
-// stays at the in-L2 rate up to kSliceFoldL2Share of an L2 (docs/model.md,
-// "Slice folds in the L2s").
-inline constexpr double kSliceFoldL2Share = 0.75;
+// stays at the in-L2 rate up to kSliceFoldL2Share (params.hpp) of an L2
+// (docs/model.md, "Slice folds in the L2s"): r_l2 for one thread,
+// R_slices_l2 for t.
 bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // What a step's first lines cost more when one reader pulls m lines that
 // a waiting core has just written: near_line for each of the first
@@ -85,6 +85,10 @@ bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // levels of li_intra_tree_reduce, binomial and linear Reduce, chained
 // Scan); step_cost does not (direct Scatter's root copies meanwhile).
 double near_excess(const CostQuery& c, double m) noexcept;
+// The same for a slice fold, every rank folding its slice of m lines at
+// once: slice_near_line for each of the first slice_near_lines (params.hpp;
+// 0 where the profile has none), charged once per fold (slice_fold_cost).
+double slice_near_excess(const CostQuery& c, double m) noexcept;
 // Per-line costs in or out of cache, of a reduction step (b, B) and of a
 // copy step (c, C).
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem
@@ -304,10 +308,10 @@ inline double input_released_wait_cost(const CostQuery& c) noexcept {
 // arrived; all done reading), a fold chain per result line
 // (domain_fold_chain_line_cost, p ranks folding at once), for a
 // non-commutative op fold_sweep_excess on the (p - 1) lines read from
-// others, and the sweep over p - 1 peers' arguments and their data's first
-// lines:
+// others, the sweep over p - 1 peers' arguments and their data's first
+// lines, and the excess of a slice's first lines (slice_near_excess):
 //   2 (a + Y(p)) + (F + S) m_b + X (p - 1) m_b + peer_args_sweep(p - 1)
-//     + peer_data_sweep(p - 1)
+//     + peer_data_sweep(p - 1) + N_s(m_b)
 // S: beyond the cache, a result folded straight (not strip-mined) goes out
 // and comes back between folds, (p - 2) max(c_mem, C_mem p) more per line
 // (0 at 2 ranks).

@@ -69,7 +69,22 @@ struct LinkCost {
     double b_l2 = 0;
     double c_l2 = 0;
     double r_l2 = 0;
+    // R_slices while a rank's share of a slice fold's working set stays
+    // within kSliceFoldL2Share of an L2 (slice_fold_l2_resident, cost.hpp);
+    // R_slices then prices the slices past it within the cache. The slices
+    // ring of the 2-core Xeon guest: 1.9-2.0 ns a line a thread (t = 2) from
+    // 384 KiB to 1.5 MiB a thread, 3.2-3.4 from 3 MiB, where one fit over
+    // every size gave 2.47 (docs/model.md, "Slice folds in the L2s"). 0: not
+    // measured (a profile before format 19, or no split found): R_slices.
+    double R_slices_l2 = 0;
 };
+
+// The share of an L2 a rank's part of a slice fold's working set may take
+// and still run at the in-L2 rate (slice_fold_l2_resident, cost.hpp; where
+// hmpi-calibrate fits R_slices_l2): the 2-core Xeon guest's slices ring
+// held it to 1.5 MiB a thread of a 2 MiB L2 (docs/model.md, "Slice folds
+// in the L2s").
+inline constexpr double kSliceFoldL2Share = 0.75;
 
 struct LevelCost {
     LevelKind kind = LevelKind::node;
@@ -312,6 +327,14 @@ struct ModelParams {
     // measured (a profile before format 18, or no excess found).
     double near_line = 0;
     double near_lines = 0;
+    // slice_near_line, slice_near_lines: the same for the slice folds, every
+    // rank folding its own slice of all inputs at once: a slice's first
+    // slice_near_lines lines cost slice_near_line more each, in ns
+    // (slice_near_excess, cost.hpp). hmpi-calibrate's slices ring in the
+    // L2s: on the 2-core Xeon guest 3.8 ns for the first 155 lines a thread.
+    // Both 0: not measured (a profile before format 19, or none found).
+    double slice_near_line = 0;
+    double slice_near_lines = 0;
     // What the parameters were measured for (docs/model.md) and where they
     // came from (the profile's path, or "built-in default").
     std::string topology_key;

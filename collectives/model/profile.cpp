@@ -77,7 +77,11 @@ namespace {
 // near_line with near_lines, optional (both or neither); format 2 to 17
 // files are still read, charging b, c and r at every size in cache and no
 // excess for a step's first lines.
-constexpr int kProfileFormat = 18;
+// 19: R_slices_l2 per link, optional (only with R_slices), and
+// slice_near_line with slice_near_lines, optional (both or neither); format
+// 2 to 18 files are still read, charging the slice folds R_slices at every
+// size in cache and no excess for a slice's first lines.
+constexpr int kProfileFormat = 19;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -133,6 +137,8 @@ void put(std::string& out, const std::string& key, double v) {
 constexpr const char* kL2Fields[] = {"b_l2", "c_l2", "r_l2"};
 constexpr double LinkCost::*kL2Members[] = {&LinkCost::b_l2, &LinkCost::c_l2, &LinkCost::r_l2};
 bool has_l2_costs(const LinkCost& l) { return l.b_l2 > 0 && l.c_l2 > 0 && l.r_l2 > 0; }
+// The slice folds' in-L2 cost (format 19), after the in-L2 costs.
+constexpr const char* kSliceL2Field = "R_slices_l2";
 
 bool has_third_buffer_costs(const LinkCost& l) { return l.r > 0 && l.R > 0 && l.r_mem > 0 && l.R_mem > 0; }
 bool has_slice_costs(const LinkCost& l) { return has_third_buffer_costs(l) && l.R_slices > 0 && l.R_slices_mem > 0; }
@@ -143,6 +149,7 @@ void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
     if (has_l2_costs(l))
         for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
             put(out, prefix + "." + kL2Fields[i], l.*kL2Members[i]);
+    if (has_slice_costs(l) && l.R_slices_l2 > 0) put(out, prefix + "." + kSliceL2Field, l.R_slices_l2);
 }
 
 std::string size_text(hwloc_uint64_t bytes) {
@@ -233,6 +240,10 @@ std::string format_profile(const ModelParams& p) {
     if (p.near_line > 0 && p.near_lines > 0) {
         put(out, "near_line", p.near_line);
         put(out, "near_lines", p.near_lines);
+    }
+    if (p.slice_near_line > 0 && p.slice_near_lines > 0) {
+        put(out, "slice_near_line", p.slice_near_line);
+        put(out, "slice_near_lines", p.slice_near_lines);
     }
     return out;
 }
@@ -365,6 +376,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             (key == "near_line" ? p.near_line : p.near_lines) = x;
             continue;
         }
+        if (key == "slice_near_line" || key == "slice_near_lines") {
+            if (format < 19) return fail(line_no, key + " needs format 19 (the format line comes first)");
+            (key == "slice_near_line" ? p.slice_near_line : p.slice_near_lines) = x;
+            continue;
+        }
         if (key == "fold_stream_line") {
             if (format < 15) return fail(line_no, key + " needs format 15 (the format line comes first)");
             p.fold_stream_line = x;
@@ -391,8 +407,10 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         int l2i = -1;
         for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
             if (fname == kL2Fields[i]) l2i = i;
-        if (fi < 0 && l2i < 0) return fail(line_no, "unknown key '" + key + "'");
+        const bool slice_l2 = fname == kSliceL2Field;
+        if (fi < 0 && l2i < 0 && !slice_l2) return fail(line_no, "unknown key '" + key + "'");
         if (l2i >= 0 && format < 18) return fail(line_no, key + " needs format 18 (the format line comes first)");
+        if (slice_l2 && format < 19) return fail(line_no, key + " needs format 19 (the format line comes first)");
         if (fi >= kRequiredFields && format < 8)
             return fail(line_no, key + " needs format 8 (the format line comes first)");
         if (fi >= kFirstSliceField && format < 10)
@@ -407,16 +425,18 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
                             "unknown level '" + link.substr(6) + "' (levels: core, l2, l3, numa, socket, node)");
             auto it = levels.begin();
             while (it != levels.end() && it->first.kind != kind) ++it;
-            if (it == levels.end() && l2i >= 0) return fail(line_no, key + " comes after " + link + "'s other fields");
+            if (it == levels.end() && (l2i >= 0 || slice_l2))
+                return fail(line_no, key + " comes after " + link + "'s other fields");
             if (it == levels.end()) {
                 levels.push_back({LevelCost{kind, {}}, 0});
                 it = levels.end() - 1;
             }
-            if (l2i < 0) ++it->second;
+            if (l2i < 0 && !slice_l2) ++it->second;
             target = &it->first.cost;
         }
         if (!target) return fail(line_no, "unknown key '" + key + "'");
         if (l2i >= 0) target->*kL2Members[l2i] = x;
+        else if (slice_l2) target->R_slices_l2 = x;
         else *field(*target, fi) = x;
     }
     // Everything required is there.
@@ -466,11 +486,15 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         return fail(0, "fold_rewrite_knee needs fold_rewrite_line (the cost up to the knee)");
     if (seen.count("near_line") != seen.count("near_lines"))
         return fail(0, "near_line and near_lines come together or not at all");
+    if (seen.count("slice_near_line") != seen.count("slice_near_lines"))
+        return fail(0, "slice_near_line and slice_near_lines come together or not at all");
     auto check_l2 = [&](const std::string& link) -> std::string {
         int n = 0;
         for (const char* f : kL2Fields) n += seen.count(link + "." + f) ? 1 : 0;
         if (n != 0 && n != static_cast<int>(std::size(kL2Fields)))
             return link + " needs all of b_l2, c_l2, r_l2 or none of them";
+        if (seen.count(link + "." + kSliceL2Field) && slices_given(link) == 0)
+            return link + "'s R_slices_l2 needs R_slices, R_slices_mem";
         return {};
     };
     for (const char* link : {"alpha", "beta"})

@@ -25,7 +25,10 @@
 // come from other ranks; charged per copied or folded line, like
 // Li-Hoefler's b, not per line touched: (3p - 2) B p until stop 27).
 // Across s > 1 cache domains: beta's a, and beta's fold for the s times a
-// result crosses into another domain.
+// result crosses into another domain. Each of the p steps, every rank
+// folding a block at once, pays a slice's first lines' excess
+// (slice_near_excess(m_b), cost.hpp), and the peers' arguments and first
+// lines are reached once (peer_args_sweep, peer_data_sweep).
 // The p a are busy_a(p) = a + step_overhead + busy_step (p - 2)
 // (params.hpp): every rank takes its steps at the same time.
 //
@@ -97,7 +100,7 @@ double reduce_scatter_movement_avoiding_cost(const CostQuery& q) {
     const LinkCost &al = q.params.alpha, &be = q.params.beta;
     const double lines = shared_copy_line_cost(q, al, p, ws) + (p - 1 - crossings) * shared_line_cost(q, al, p, ws) +
                          crossings * shared_line_cost(q, be, p, ws);
-    return p * busy_a(q, q.s() > 1 ? be : al, p) + lines * mb +
+    return p * busy_a(q, q.s() > 1 ? be : al, p) + lines * mb + p * slice_near_excess(q, mb) +
            peer_args_sweep_cost(q, p - 1) + peer_data_sweep_cost(q, p - 1);
 }
 

@@ -7,7 +7,9 @@
 // at rank 0. In the model's terms (one thread, m lines; the first fold
 // into the scratch a third-buffer one, r; then p - 2 folds, b; then the
 // p - 1 other ranks' blocks copied out, c):
-//   2 a_alpha + (r + (p - 2) b + c (p - 1) / p) * m
+//   2 a_alpha + (r + (p - 2) b + c (p - 1) / p) * m + (p - 1) N(m)
+// (N = near_excess: rank 0 reads each peer's freshly written input while
+// the peer waits, as linear Reduce's root does)
 // (b (3p - 1) m, every line touched, until stop 27); across several cache
 // domains a_beta, and beta's costs for the lines of the p - q ranks outside
 // rank 0's. The simple form for
@@ -59,7 +61,7 @@ double reduce_scatter_then_scatter_cost(const CostQuery& q) {
     const int near = std::max(0, q.q() - 1), far = std::max(0, p - 1 - near);
     const double copies = (near * copy_line_cost(q, al, ws) + far * copy_line_cost(q, be, ws)) / std::max(1, p);
     return 2 * (q.s() > 1 ? be.a : al.a) + (domain_fold_chain_line_cost(q, 1, ws) + copies) * q.m() +
-           peer_args_sweep_cost(q, p - 1) + peer_data_sweep_cost(q, p - 1);
+           peer_args_sweep_cost(q, p - 1) + peer_data_sweep_cost(q, p - 1) + (p - 1) * near_excess(q, q.m());
 }
 
 }  // namespace hmpi::coll

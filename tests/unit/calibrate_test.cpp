@@ -2,9 +2,13 @@
 // (tools/hmpi-calibrate/measure.hpp).
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "tools/hmpi-calibrate/measure.hpp"
 
+using hmpi::calibrate::SliceSplit;
 using hmpi::calibrate::speed_changed;
+using hmpi::calibrate::split_slices_at_l2;
 
 TEST_CASE("the speed check flags a handoff that more than doubled or halved") {
     // The 2-core guest's two states (docs/performance-collectives.md, stop 30).
@@ -18,4 +22,32 @@ TEST_CASE("the speed check flags a handoff that more than doubled or halved") {
     // Nothing measured (one core): no verdict.
     CHECK_FALSE(speed_changed(0, 300));
     CHECK_FALSE(speed_changed(300, 0));
+}
+
+TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and its first lines' excess") {
+    // Stop 53's calibration on the 2-core Xeon guest (t = 2, 2 MiB L2s):
+    // lines a thread, ns a step (docs/results/collectives-np2/stop53).
+    const std::vector<double> x = {1,    2,    4,    8,     16,    32,    64,     128,    256,    512,
+                                   1024, 2048, 4096, 8192,  16384, 32768, 65536,  87381};
+    const std::vector<double> y = {232,    240,    286,    319,    392,    514,      747,     1217,   1881,
+                                   2527,   5033,   8113,   15636,  33222,  106116, 221121, 450908.5, 592777};
+    const SliceSplit s = split_slices_at_l2(x, y, 3, 2u << 20, 0.75);
+    REQUIRE(s.found);
+    // The in-L2 sizes' largest three: 2048, 4096 and 8192 lines a thread
+    // (8192: 1.5 MiB, 3/4 of the L2).
+    CHECK(s.slope == doctest::Approx(4.116).epsilon(0.001));
+    CHECK(s.near_line == doctest::Approx(3.803).epsilon(0.001));
+    CHECK(s.near_lines == doctest::Approx(155.1).epsilon(0.001));
+    // At half an L2 the largest three are 1024-4096 lines.
+    CHECK(split_slices_at_l2(x, y, 3, 2u << 20, 0.5).slope < s.slope);
+    // No L2 size, too few sizes within it, or none past it: no split.
+    CHECK_FALSE(split_slices_at_l2(x, y, 3, 0, 0.75).found);
+    const std::vector<double> x5(x.begin(), x.begin() + 5), y5(y.begin(), y.begin() + 5);
+    CHECK_FALSE(split_slices_at_l2(x5, y5, 3, 2u << 20, 0.75).found);
+    const std::vector<double> xin(x.begin(), x.begin() + 14), yin(y.begin(), y.begin() + 14);
+    CHECK_FALSE(split_slices_at_l2(xin, yin, 3, 2u << 20, 0.75).found);
+    // A slope that does not rise: no split.
+    std::vector<double> flat = y;
+    flat[11] = flat[12] = flat[13] = 9000;
+    CHECK_FALSE(split_slices_at_l2(x, flat, 3, 2u << 20, 0.75).found);
 }

@@ -234,6 +234,18 @@ TEST_CASE("a slice fold stays at the in-L2 rate to 3/4 of an L2 a rank; a one-re
     f17.alpha.r_l2 = 0;
     const CostQuery o{f17, t, CollKind::reduce, 64, true};
     CHECK(shared_slice_reduce3_line_cost(o, f17.alpha, 2, three_quarters) == doctest::Approx(3));
+    // Format 19: R_slices_l2 for t threads within the share, R_slices past.
+    ModelParams f19 = p;
+    f19.alpha.R_slices_l2 = 2;
+    f19.slice_near_line = 4;
+    f19.slice_near_lines = 10;
+    const CostQuery n{f19, t, CollKind::reduce, 64, true};
+    CHECK(shared_slice_reduce3_line_cost(n, f19.alpha, 2, three_quarters) == doctest::Approx(4));
+    CHECK(shared_slice_reduce3_line_cost(n, f19.alpha, 2, past) == doctest::Approx(3));
+    CHECK(congested_slice_reduce3_line_cost(n, f19.alpha, past) == doctest::Approx(1));
+    CHECK(slice_near_excess(n, 5) == doctest::Approx(4 * 5));
+    CHECK(slice_near_excess(n, 100) == doctest::Approx(4 * 10));
+    CHECK(slice_near_excess(q, 100) == 0);
 }
 
 TEST_CASE("the decision cache's size ranges tile the sizes in order") {

@@ -1221,6 +1221,44 @@ TEST_CASE("peer_args with poll_line: of peers swept in one loop the first costs 
     CHECK(peer_data_cost(CostQuery{reached, sixteen, CollKind::reduce, 4096, true}, 4) == doctest::Approx(4000));
 }
 
+TEST_CASE("slice_near_line: every rank folding at once pays it for its first lines, once per fold or step") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.slice_near_line = 3;
+    on.slice_near_lines = 100;
+    const CommTopology two = machine(1, 2), sixteen = machine(1, 16);
+    // Tiled Reduce, Reduce_scatter_block: one slice fold of m/p lines a rank.
+    for (std::size_t bytes : {4096u, 65536u}) {
+        INFO(bytes, " bytes");
+        const double slice = std::min(100.0, std::ceil(bytes / 64.0 / 2));
+        CHECK(predicted(CollKind::reduce, on, two, bytes, "tiled") - predicted(CollKind::reduce, off, two, bytes, "tiled") ==
+              doctest::Approx(3 * slice));
+        CHECK(predicted(CollKind::reduce_scatter_block, on, two, bytes, "tiled") -
+                  predicted(CollKind::reduce_scatter_block, off, two, bytes, "tiled") ==
+              doctest::Approx(3 * slice));
+        // Movement-avoiding: p chained steps of a slice each.
+        CHECK(predicted(CollKind::reduce_scatter_block, on, two, bytes, "movement_avoiding") -
+                  predicted(CollKind::reduce_scatter_block, off, two, bytes, "movement_avoiding") ==
+              doctest::Approx(2 * 3 * slice));
+    }
+    // Inline Allreduce: every rank reads the others' m lines at once.
+    CHECK(predicted(CollKind::allreduce, on, two, 4096, "inline") - predicted(CollKind::allreduce, off, two, 4096, "inline") ==
+          doctest::Approx(3 * 64));
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 1024, "inline") -
+              predicted(CollKind::allreduce, off, sixteen, 1024, "inline") ==
+          doctest::Approx(3 * 100));
+    // One reader (inline Reduce's root, the tree's levels): none.
+    CHECK(predicted(CollKind::reduce, on, two, 4096, "inline") == predicted(CollKind::reduce, off, two, 4096, "inline"));
+    CHECK(predicted(CollKind::reduce, on, two, 4096, "tree") == predicted(CollKind::reduce, off, two, 4096, "tree"));
+    // reduce_then_scatter's root folds each peer's input as linear Reduce
+    // does, one reader of a waiting source: near_line, as linear's.
+    ModelParams near = made_up_params();
+    near.near_line = 2;
+    near.near_lines = 50;
+    CHECK(predicted(CollKind::reduce_scatter_block, near, two, 4096, "reduce_then_scatter") -
+              predicted(CollKind::reduce_scatter_block, off, two, 4096, "reduce_then_scatter") ==
+          doctest::Approx(2 * 50));
+}
+
 TEST_CASE("rewrite_all_line: copy-ins of every rank at once pay it per sharer where two or more read each line") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.rewrite_all_line = 2.0;  // against rewrite_line = 12: dearer from 7 sharers on

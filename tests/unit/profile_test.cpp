@@ -38,6 +38,11 @@ ModelParams sample() {
     }
     p.near_line = 5.125;
     p.near_lines = 584;
+    // R_slices_l2, slice_near_line, slice_near_lines (format 19).
+    p.alpha.R_slices_l2 = p.levels[0].cost.R_slices_l2 = 0.4375;
+    p.beta.R_slices_l2 = 1.0625;  // level.node without one
+    p.slice_near_line = 3.8125;
+    p.slice_near_lines = 155;
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -86,6 +91,7 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.b_l2 == doctest::Approx(y.b_l2));
     CHECK(x.c_l2 == doctest::Approx(y.c_l2));
     CHECK(x.r_l2 == doctest::Approx(y.r_l2));
+    CHECK(x.R_slices_l2 == doctest::Approx(y.R_slices_l2));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -119,8 +125,22 @@ const std::initializer_list<const char*> kL2Keys = {
     "beta.r_l2 ",       "level.l3.b_l2 ",   "level.l3.c_l2 ",     "level.l3.r_l2 ",     "level.node.b_l2 ",
     "level.node.c_l2 ", "level.node.r_l2 "};
 
-// `t` (format 18) as format 17: without its in-L2 costs and near excess.
+// `t` (format 19) as format 18: without the slice folds' in-L2 cost and
+// excess.
+std::string as_format18(std::string t) {
+    for (const char* k : {"alpha.R_slices_l2 ", "beta.R_slices_l2 ", "level.l3.R_slices_l2 ", "level.node.R_slices_l2 ",
+                          "slice_near_line ", "slice_near_lines "}) {
+        const std::size_t at = t.find(std::string("\n") + k);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 19");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 18");
+}
+
+// `t` (format 18 or later) as format 17: without its in-L2 costs and near excess.
 std::string as_format17(std::string t) {
+    if (format_of(t) > 18) t = as_format18(t);
     std::initializer_list<const char*> near = {"near_line ", "near_lines "};
     for (auto keys : {kL2Keys, near})
         for (const char* k : keys) {
@@ -259,7 +279,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 18") return t;
+    if (f == "format 19") return t;
+    if (f == "format 18") return as_format18(t);
     if (f == "format 17") return as_format17(t);
     if (f == "format 16") return as_format16(t);
     if (f == "format 15") return as_format15(t);
@@ -632,7 +653,7 @@ TEST_CASE("b_l2, c_l2, r_l2 and near_line, near_lines: format 18, optional, roun
     p.near_line = p.near_lines = 0;
     p.alpha.b_l2 = 0;  // one of the three missing: the link writes none of them
     const std::string t = format_profile(p);
-    CHECK(t.find("near_line") == std::string::npos);
+    CHECK(t.find("\nnear_line") == std::string::npos);
     CHECK(t.find("alpha.c_l2") == std::string::npos);
     CHECK(t.find("beta.c_l2") != std::string::npos);
     const std::string t17 = as_format17(format_profile(sample()));
@@ -645,6 +666,46 @@ TEST_CASE("b_l2, c_l2, r_l2 and near_line, near_lines: format 18, optional, roun
     CHECK(rejection(edited("\nlevel.node.c_l2 0.6875\n", "\n")).find("level.node needs all of b_l2, c_l2, r_l2") !=
           std::string::npos);
     CHECK(rejection(edited("alpha.b_l2 0.8125", "alpha.b_l2 0")).find("positive") != std::string::npos);
+}
+
+TEST_CASE("R_slices_l2 and slice_near_line, slice_near_lines: format 19, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.alpha.R_slices_l2 == doctest::Approx(0.4375));
+    CHECK(q.beta.R_slices_l2 == doctest::Approx(1.0625));
+    REQUIRE(q.levels.size() == 2);
+    CHECK(q.levels[0].cost.R_slices_l2 == doctest::Approx(0.4375));
+    CHECK(q.levels[1].cost.R_slices_l2 == 0);
+    CHECK(q.slice_near_line == doctest::Approx(3.8125));
+    CHECK(q.slice_near_lines == doctest::Approx(155));
+    // Before format 19, or not measured: none (R_slices at every size in
+    // cache, no excess for a slice's first lines).
+    const ModelParams old = parsed(as_format18(format_profile(sample())));
+    for (const LinkCost& l : {old.alpha, old.beta, old.levels[0].cost, old.levels[1].cost}) CHECK(l.R_slices_l2 == 0);
+    CHECK(old.slice_near_line == 0);
+    CHECK(old.slice_near_lines == 0);
+    CHECK(old.alpha.r_l2 == doctest::Approx(1.4375));  // format 18's fields stay
+    ModelParams p = sample();
+    p.slice_near_line = p.slice_near_lines = 0;
+    p.beta.R_slices = 0;  // no slice costs: no R_slices_l2 written either
+    const std::string t = format_profile(p);
+    CHECK(t.find("slice_near_line") == std::string::npos);
+    CHECK(t.find("beta.R_slices_l2") == std::string::npos);
+    CHECK(t.find("alpha.R_slices_l2") != std::string::npos);
+    const std::string t18 = as_format18(format_profile(sample()));
+    CHECK(rejection(t18 + "slice_near_line 3\nslice_near_lines 100\n").find("slice_near_line needs format 19") !=
+          std::string::npos);
+    CHECK(rejection(t18 + "alpha.R_slices_l2 1\n").find("alpha.R_slices_l2 needs format 19") != std::string::npos);
+    CHECK(rejection(edited("\nslice_near_lines 155\n", "\n")).find("slice_near_line and slice_near_lines come") !=
+          std::string::npos);
+    CHECK(rejection(edited("alpha.R_slices_l2 0.4375", "alpha.R_slices_l2 -1")).find("positive") != std::string::npos);
+    // Only with the link's R_slices, R_slices_mem.
+    std::string u = format_profile(sample());
+    for (const char* k : {"\nbeta.R_slices ", "\nbeta.R_slices_mem "}) {
+        const std::size_t at = u.find(k);
+        REQUIRE(at != std::string::npos);
+        u.erase(at + 1, u.find('\n', at + 1) - at);
+    }
+    CHECK(rejection(u).find("beta's R_slices_l2 needs R_slices, R_slices_mem") != std::string::npos);
 }
 
 TEST_CASE("the default parameters are usable and format as a valid profile") {
@@ -686,12 +747,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 18", "format 19")).find("format 19") != std::string::npos);
+    CHECK(rejection(edited("format 19", "format 20")).find("format 20") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 18", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 19", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 18", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 19", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

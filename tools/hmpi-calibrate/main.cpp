@@ -40,7 +40,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 18";
+constexpr const char* kToolVersion = "hmpi-calibrate 19";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -240,6 +240,7 @@ struct LinkResult {
         std::vector<double> beyond_x, beyond_y;
     } split[3];
     double near_line = 0, near_lines = 0;  // the reduction sweep's near excess (params.hpp)
+    double slice_near_line = 0, slice_near_lines = 0;  // the slices ring's (params.hpp)
     std::vector<std::string> notes;
 };
 
@@ -271,20 +272,11 @@ L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, 
         }
     }
     if (ix.size() < 6 || !beyond) return s;
-    double mx = 0, my = 0;
-    for (std::size_t i = ix.size() - 3; i < ix.size(); ++i) {
-        mx += ix[i] / 3;
-        my += iy[i] / 3;
-    }
-    double sxy = 0, sxx = 0;
-    for (std::size_t i = ix.size() - 3; i < ix.size(); ++i) {
-        sxy += (ix[i] - mx) * (iy[i] - my);
-        sxx += (ix[i] - mx) * (ix[i] - mx);
-    }
-    if (sxx <= 0 || sxy <= 0) return s;
+    const TopLine top = fit_top_three(ix, iy);
+    if (!top.rising) return s;
     s.found = true;
-    s.l2 = sxy / sxx;
-    s.excess = my - s.l2 * mx;
+    s.l2 = top.slope;
+    s.excess = top.mean_y - s.l2 * top.mean_x;
     std::vector<double> small;
     for (std::size_t i = 0; i < ix.size(); ++i)
         if (ix[i] >= 32 && ix[i] <= 256) small.push_back(iy[i] / ix[i] - s.l2);
@@ -414,6 +406,7 @@ void measure_pair_mem(const Plan& plan, const LinkPlan& link, double clk, const 
 // progress lines.
 struct RingFit {
     double a = 0, slope = 0, error = 0;
+    std::vector<double> x, y;  // lines a thread, step ns
 };
 RingFit fit_ring(const Plan& plan, const std::vector<int>& ring, const std::vector<std::size_t>& rl, Kernel kernel,
                  const std::string& name, const char* step) {
@@ -433,8 +426,11 @@ RingFit fit_ring(const Plan& plan, const std::vector<int>& ring, const std::vect
         progress("%s: left out of the fit (more than 50%% off it, probably interrupted): m = %s lines", name.c_str(),
                  joined(dropped).c_str());
     if (f.slope <= 0) f.slope = y.back() / x.back();
+    f.x = std::move(x);
+    f.y = std::move(y);
     return f;
 }
+
 
 // Congestion: t readers at once, in cache and beyond: B and B_mem, or C and C_mem.
 void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, LinkResult& res) {
@@ -461,6 +457,20 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
     res.cost.*k.f_many = slope / static_cast<double>(t);
     progress("%s: t=%zu: per-thread slope %.3f ns/line, %s = %.3f ns/line (largest relative error %.0f%%)",
              link.name.c_str(), t, slope, k.many, res.cost.*k.f_many, 100 * res.ring_error[k.index]);
+    if (k.kernel == Kernel::reduce3_slices) {
+        const SliceSplit s = split_slices_at_l2(fit.x, fit.y, k.buffers, plan.l2_bytes, coll::kSliceFoldL2Share);
+        if (s.found) {
+            res.cost.R_slices_l2 = s.slope / static_cast<double>(t);
+            res.slice_near_line = s.near_line;
+            res.slice_near_lines = s.near_lines;
+            progress("%s: split at the L2: R_slices_l2 = %.3f ns/line up to %.0f%% of an L2 a thread; the first %.0f "
+                     "lines of a slice %.3f ns more each",
+                     link.name.c_str(), res.cost.R_slices_l2, 100 * coll::kSliceFoldL2Share, s.near_lines,
+                     s.near_line);
+        } else {
+            res.notes.push_back(link.name + ": no split at the L2 in the slices ring; R_slices at every size in cache");
+        }
+    }
     if (plan.mem_ws.empty()) {
         res.cost.*k.f_many_mem = res.cost.*k.f_many;
         return;
@@ -1522,6 +1532,8 @@ int run_calibration(const Options& opt) {
         const LinkResult& near = results[static_cast<std::size_t>(alpha >= 0 ? alpha : 0)];
         p.near_line = near.near_line;
         p.near_lines = near.near_lines;
+        p.slice_near_line = near.slice_near_line;
+        p.slice_near_lines = near.slice_near_lines;
     }
 
     // The cores the extension terms are measured on: alpha's ring; where
@@ -1626,8 +1638,9 @@ int run_calibration(const Options& opt) {
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
     out += "# r, R, r_mem, R_mem, R_slices, R_slices_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
-    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2: while the data stay in the L2s; near_line: ns more for\n";
-    out += "# each of a step's first near_lines lines); copy bandwidths in bytes\n";
+    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2, R_slices_l2: while the data stay in the L2s; near_line:\n";
+    out += "# ns more for each of a step's first near_lines lines, slice_near_line of a slice fold's first\n";
+    out += "# slice_near_lines); copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";
     {
         char b[640];

@@ -877,4 +877,57 @@ double fit_line(const std::vector<double>& x, const std::vector<double>& y, doub
     return worst;
 }
 
+TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y) {
+    TopLine t;
+    const std::size_t n = std::min(x.size(), y.size());
+    if (n < 3) return t;
+    for (std::size_t i = n - 3; i < n; ++i) {
+        t.mean_x += x[i] / 3;
+        t.mean_y += y[i] / 3;
+    }
+    double sxy = 0, sxx = 0;
+    for (std::size_t i = n - 3; i < n; ++i) {
+        sxy += (x[i] - t.mean_x) * (y[i] - t.mean_y);
+        sxx += (x[i] - t.mean_x) * (x[i] - t.mean_x);
+    }
+    t.rising = sxx > 0 && sxy > 0;
+    if (t.rising) t.slope = sxy / sxx;
+    return t;
+}
+
+SliceSplit split_slices_at_l2(const std::vector<double>& x, const std::vector<double>& y, int buffers,
+                              std::size_t l2_bytes, double share) {
+    SliceSplit s;
+    if (l2_bytes == 0 || x.empty()) return s;
+    std::vector<double> ix, iy;
+    bool beyond = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double per_thread = buffers * x[i] * 64.0;
+        if (per_thread <= share * static_cast<double>(l2_bytes)) {
+            ix.push_back(x[i]);
+            iy.push_back(y[i]);
+        } else if (per_thread >= static_cast<double>(l2_bytes)) {
+            beyond = true;
+        }
+    }
+    if (ix.size() < 6 || !beyond) return s;
+    const TopLine top = fit_top_three(ix, iy);
+    if (!top.rising) return s;
+    s.found = true;
+    s.slope = top.slope;
+    const double a0 = iy.front() - s.slope * ix.front();
+    std::vector<double> per_line, total;
+    for (std::size_t i = 0; i < ix.size(); ++i) {
+        if (ix[i] >= 32 && ix[i] <= 256) per_line.push_back((iy[i] - a0) / ix[i] - s.slope);
+        if (ix[i] >= 256 && ix[i] <= 1024) total.push_back(iy[i] - a0 - s.slope * ix[i]);
+    }
+    const double line = per_line.empty() ? 0.0 : median(std::move(per_line));
+    const double excess = total.empty() ? 0.0 : median(std::move(total));
+    if (line > 0 && excess > 0) {
+        s.near_line = line;
+        s.near_lines = excess / line;
+    }
+    return s;
+}
+
 }  // namespace hmpi::calibrate

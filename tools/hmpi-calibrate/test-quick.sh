@@ -42,6 +42,9 @@ grep -q 'switch_handoff = [0-9.]* ns per handoff' "$dir/progress.txt" || fail "n
 # most machines).
 grep -q '^alpha\.b_l2 [0-9.]*$' "$profile" || grep -q 'no split at the L2' "$dir/progress.txt" ||
   fail "no b_l2 and no reason"
+# The slices ring split at the L2 (format 19): R_slices_l2, or a note why not.
+grep -q '^alpha\.R_slices_l2 [0-9.]*$' "$profile" || grep -q 'no split at the L2 in the slices ring' "$profile" ||
+  grep -q 'congestion skipped' "$dir/progress.txt" || fail "no R_slices_l2 and no reason"
 # Two cores or more: pushing ring and the 2-rank barrier round; the
 # inline copy-in's rewrite_line measured (across domains where each has one
 # core), not the built-in default's.
@@ -112,8 +115,9 @@ done
 
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
-sed -e "s/^format \([3-9]\|1[0-8]\)$/format 2/" \
-    -e "/_l2 /d" -e "/^near_line /d" -e "/^near_lines /d" -e "/^rewrite_all_line /d" -e "/^claim_line /d" \
+sed -e "s/^format \([3-9]\|1[0-9]\)$/format 2/" \
+    -e "/_l2 /d" -e "/^near_line /d" -e "/^near_lines /d" -e "/^slice_near_line /d" -e "/^slice_near_lines /d" \
+    -e "/^rewrite_all_line /d" -e "/^claim_line /d" \
     -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
     -e "/^fold_rewrite_line /d" -e "/^fold_rewrite_knee /d" -e "/^rewrite_first /d" \
     -e "/^fold_rewrite_line_beyond /d" -e "/^copy_rewrite_/d" -e "/\.R_slices /d" \
