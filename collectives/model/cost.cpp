@@ -363,8 +363,10 @@ double li_tiled_reduce(const CostQuery& c, int q, int s, double m, std::size_t w
     // A domain of one member copies its input into its receive buffer (the
     // domain's partial, which the tree across domains folds and the
     // broadcast reads), every such rank at once, each in its own domain.
-    const double intra = q > 1 ? 2 * flat_wait_cost(c, q) +
-                                     (congested_slice_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws)) * m
+    // A member's tile's first lines pay the slice folds' excess
+    // (slice_near_excess: every member folds at once).
+    const double tile_line = congested_slice_reduce3_line_cost(c, al, ws) + (q - 2) * congested_line_cost(c, al, ws);
+    const double intra = q > 1 ? 2 * flat_wait_cost(c, q) + tile_line * m + slice_near_excess(c, m / q)
                                : copy_line_cost(c, al, ws) * m;
     // Across (Eq. 9): the q members of a child domain each move their tile,
     // m / q lines, at once, no faster per line than one thread alone (Eq. 1;

@@ -1235,6 +1235,10 @@ TEST_CASE("slice_near_line: every rank folding at once pays it for its first lin
         CHECK(predicted(CollKind::reduce_scatter_block, on, two, bytes, "tiled") -
                   predicted(CollKind::reduce_scatter_block, off, two, bytes, "tiled") ==
               doctest::Approx(3 * slice));
+        // Tiled Allreduce's reduce-scatter within the domain: one tile a member.
+        CHECK(predicted(CollKind::allreduce, on, two, bytes, "tiled") -
+                  predicted(CollKind::allreduce, off, two, bytes, "tiled") ==
+              doctest::Approx(3 * std::min(100.0, bytes / 64.0 / 2)));
         // Movement-avoiding: p chained steps of a slice each.
         CHECK(predicted(CollKind::reduce_scatter_block, on, two, bytes, "movement_avoiding") -
                   predicted(CollKind::reduce_scatter_block, off, two, bytes, "movement_avoiding") ==
