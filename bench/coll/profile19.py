@@ -5,7 +5,7 @@ hmpi-calibrate 19 splits its slices ring at the L2 (docs/model.md, "Slice
 folds in the L2s"): R_slices_l2 on every link with R_slices, and
 slice_near_line, slice_near_lines. A profile calibrated before has the
 single fit only, but its log has every size of alpha's slices ring. This
-applies the same split (split_slices_at_l2, tools/hmpi-calibrate/main.cpp)
+applies the same split (split_slices_at_l2, tools/hmpi-calibrate/measure.cpp)
 to the logged ring, so that a recorded run can be replayed
 (bench/coll/replay.sh) with the model it would get now. The recorded runs
 have one cache domain: every link gets alpha's R_slices_l2.

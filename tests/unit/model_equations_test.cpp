@@ -215,7 +215,8 @@ TEST_CASE("in the L2s b_l2, c_l2, r_l2 apply; one reader pays near_line for a st
 TEST_CASE("a slice fold stays at the in-L2 rate to 3/4 of an L2 a rank; a one-reader step to half") {
     ModelParams p = made_up_params();
     p.alpha.R_slices = 1;
-    p.alpha.r = 3, p.alpha.r_l2 = 2.5;  // past half an L2, and within
+    p.alpha.r = 3;     // past half an L2
+    p.alpha.r_l2 = 2.5;  // within it
     const CommTopology t = sockets(1, 4);  // L2 1 MiB per core
     const CostQuery q{p, t, CollKind::reduce, 64, true};
     const std::size_t half = 4 * (512u << 10), three_quarters = 4 * (768u << 10), past = three_quarters + 4;

@@ -431,7 +431,6 @@ RingFit fit_ring(const Plan& plan, const std::vector<int>& ring, const std::vect
     return f;
 }
 
-
 // Congestion: t readers at once, in cache and beyond: B and B_mem, or C and C_mem.
 void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, LinkResult& res) {
     ++g_step;

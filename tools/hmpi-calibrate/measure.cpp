@@ -902,7 +902,7 @@ SliceSplit split_slices_at_l2(const std::vector<double>& x, const std::vector<do
     std::vector<double> ix, iy;
     bool beyond = false;
     for (std::size_t i = 0; i < x.size(); ++i) {
-        const double per_thread = buffers * x[i] * 64.0;
+        const double per_thread = buffers * x[i] * static_cast<double>(kLine);
         if (per_thread <= share * static_cast<double>(l2_bytes)) {
             ix.push_back(x[i]);
             iy.push_back(y[i]);

@@ -94,6 +94,14 @@ struct Rounds {
 std::vector<double> pair_round_trips(int writer_core, int reader_core, const std::vector<std::size_t>& lines,
                                      const Rounds& rounds, Kernel kernel);
 
+// The least-squares line through the last three of (x, y): its slope, and
+// the means it passes through; rising: a positive slope was found.
+struct TopLine {
+    bool rising = false;
+    double slope = 0, mean_x = 0, mean_y = 0;
+};
+TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y);
+
 // The slices ring split at the L2 (docs/model.md, "Slice folds in the
 // L2s"), over its sizes x (lines a thread) and steps y (ns): sizes whose
 // `buffers` buffers take at most `share` of an L2 a thread are in the L2s.
@@ -103,14 +111,6 @@ std::vector<double> pair_round_trips(int writer_core, int reader_core, const std
 // the median over 256-1024 lines, divided by it the lines it covers
 // (slice_near_lines). Needs six sizes in the L2s and one a whole L2 a
 // thread past them; no excess where either median is not positive.
-// The least-squares line through the last three of (x, y): its slope, and
-// the means it passes through; rising: a positive slope was found.
-struct TopLine {
-    bool rising = false;
-    double slope = 0, mean_x = 0, mean_y = 0;
-};
-TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y);
-
 struct SliceSplit {
     bool found = false;
     double slope = 0, near_line = 0, near_lines = 0;
