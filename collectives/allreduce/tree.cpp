@@ -157,7 +157,7 @@ CollTask allreduce_tree(CollCtx& ctx) {
     o.radix = kReductionKnobs.tree_radix;
     o.rank_order = !me.op->commutative;
     o.survivors = eq1_survivors(q, q.q(), ws);
-    const TreePlace tp = tree_place(ctx.topology(), ctx.rank(), o);
+    const TreePlace tp = ctx.tree_place(o);
 
     FrameBytes<64> result_bytes;  // not alignas on an array: see FrameBytes
     unsigned char* const result = result_bytes.bytes;

@@ -1,27 +1,9 @@
 // The shape of the Li-Hoefler reduction tree (Section 2.2, Fig. 4) and the
-// pieces the tree algorithms share: where a rank sits in the tree, the
+// pieces the tree algorithms share: the
 // one-stage / two-stage broadcast of a result (Eq. 4), and the small-vector
 // test for flag payloads.
 //
-// The tree is mapped onto the communicator's topology levels
-// (framework/levels.hpp): tier 0 is the cache-domain level (every rank when
-// there is one domain), each level above it a tier whose members are the
-// leaders of the groups below. A rank climbs the tiers until it gets a
-// parent, so inter-domain steps happen only at the top of the tree.
-//
-// Within a tier-0 group of k ranks, Eq. 1's congestion-aware first phase
-// runs first: the k members are cut into d contiguous runs (d = the
-// survivors, Eq. 1) and each run's first rank folds the rest of its run in
-// one synchronized step, so k - d reductions happen at once (d >= k/2: k - d
-// simultaneous pairwise reductions). Then an n-ary (n = radix) k-nomial
-// tree over the d survivors, and one over each higher tier's leaders: in
-// round j (j = 1, n, n^2, ...) position u with u % (n*j) == 0 takes
-// u + j, u + 2j, ..., u + (n-1)j.
-//
-// Every subtree covers a contiguous range of its list, and children come in
-// list order; when the lists are in rank order (groups that are contiguous
-// rank ranges, or the flat tree used otherwise for non-commutative ops) a
-// node folding x_v op P(c1) op P(c2) ... keeps MPI's rank order.
+// Where a rank sits in the tree: framework/tree_place.hpp.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +11,7 @@
 
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/levels.hpp"
+#include "collectives/framework/tree_place.hpp"
 #include "collectives/framework/task.hpp"
 #include "collectives/model/cost.hpp"
 
@@ -37,42 +20,6 @@ struct Datatype;
 }
 
 namespace hmpi::coll {
-
-// A list of ranks kept inline up to N entries (the small path allocates nothing).
-template <int N>
-class RankList {
-public:
-    void push_back(int r) {
-        if (size_ < N) inline_[size_] = r;
-        else more_.push_back(r);
-        ++size_;
-    }
-    int operator[](int i) const noexcept { return i < N ? inline_[i] : more_[static_cast<std::size_t>(i - N)]; }
-    int& operator[](int i) noexcept { return i < N ? inline_[i] : more_[static_cast<std::size_t>(i - N)]; }
-    int size() const noexcept { return size_; }
-    bool empty() const noexcept { return size_ == 0; }
-
-private:
-    int inline_[N];
-    std::vector<int> more_;
-    int size_ = 0;
-};
-
-struct TreeOptions {
-    int radix = 2;          // n of the n-ary tree (knobs.hpp)
-    int survivors = 0;      // Eq. 1's d for tier-0 groups; 0 or >= group size: no first phase
-    bool rank_order = true; // the result must follow rank order (non-commutative op)
-    int lead = -1;          // a rank to put at the top of every list holding it (commutative rooted reduce), or -1
-};
-
-struct TreePlace {
-    int parent = -1;         // -1: this rank is the top of the tree
-    RankList<32> children;   // in fold order (ascending ranks when rank_order)
-    int top = 0;             // the tree's root
-};
-
-// Where `rank` sits in the tree over `topo` (pure: unit-testable).
-TreePlace tree_place(const CommTopology& topo, int rank, const TreeOptions& o);
 
 // Eq. 1: the survivors d of the first phase for a group of q ranks moving
 // m lines with working set ws under the model's alpha costs.

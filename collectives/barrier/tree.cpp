@@ -28,7 +28,7 @@ CollTask barrier_tree(CollCtx& ctx) {
     TreeOptions o;
     o.radix = kReductionKnobs.tree_radix;
     o.rank_order = false;
-    const TreePlace tp = tree_place(ctx.topology(), rank, o);
+    const TreePlace tp = ctx.tree_place(o);
     CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
     if (tp.parent >= 0) ctx.publish_to(1, 1, tp.parent);
 

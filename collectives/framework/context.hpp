@@ -132,6 +132,12 @@ public:
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }
+    // This rank's place in the tree over topology() (tree_place.hpp), from
+    // its cache of recent ones. Ask before the algorithm's first wait (the
+    // cache is the rank's own, safe while algorithms start in order).
+    TreePlace tree_place(const TreeOptions& o) const {
+        return member(rank()).tree_places.get(shared_.topology, rank(), o);
+    }
 
     // The bytes that travel inline with this rank's flag `flag` (write them,
     // then publish the flag) and with member `peer`'s (read them after

@@ -21,6 +21,7 @@
 #include "collectives/framework/kinds.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/placement.hpp"
+#include "collectives/framework/tree_place.hpp"
 #include "primitives/flag.hpp"
 
 namespace hmpi {
@@ -110,6 +111,8 @@ struct alignas(kFalseSharingRange) CollMember {
     std::atomic<std::uint64_t> seen_released_all{kFirstSeq};
     // Back inline_area and stamped_area (set by the thread that made each).
     std::unique_ptr<NodeMemory> inline_memory, stamped_memory;
+    // The member's recent places in the tree algorithms' trees (CollCtx::tree_place).
+    TreePlaceCache tree_places;
 };
 
 // Copy-in/copy-out bytes per member and slot (CollCtx::inline_area): data up

@@ -53,7 +53,7 @@ CollTask reduce_tree(CollCtx& ctx) {
     o.rank_order = !commutative;
     o.lead = commutative ? root : -1;
     o.survivors = eq1_survivors(q, q.q(), static_cast<std::size_t>(q.p()) * q.bytes);
-    const TreePlace tp = tree_place(ctx.topology(), rank, o);
+    const TreePlace tp = ctx.tree_place(o);
     const bool top = tp.parent < 0;
 
     // Where this node's partial goes.

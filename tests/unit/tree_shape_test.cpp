@@ -1,5 +1,5 @@
 // Unit tests of the Li-Hoefler reduction tree's shape
-// (collectives/allreduce/tree_shape.cpp) on made-up topologies: every rank
+// (collectives/framework/tree_place.cpp) on made-up topologies: every rank
 // but the top has exactly one parent that lists it as a child, the tree is
 // connected, inter-domain edges only join domain leaders, and with
 // rank_order every subtree covers a contiguous range of ranks with the
@@ -108,5 +108,50 @@ TEST_CASE("tree_shape: trees over made-up topologies") {
                                 check_tree(*t, o);
                             }
         }
+    }
+}
+
+namespace {
+
+bool same_place(const TreePlace& a, const TreePlace& b) {
+    if (a.parent != b.parent || a.top != b.top || a.children.size() != b.children.size()) return false;
+    for (int i = 0; i < a.children.size(); ++i)
+        if (a.children[i] != b.children[i]) return false;
+    return true;
+}
+
+}  // namespace
+
+// The cache is direct-mapped on the options: options that share an entry
+// (the 8 entries cannot hold the 2 x 3 x 2 x (p + 1) asked for here) must
+// evict each other, never hand out another tree's place. 100 ranks in one
+// domain with 3 survivors: a run's first rank folds 32 others and then two
+// survivors, past RankList's 32 inline entries.
+TEST_CASE("tree_shape: the tree place cache hands out what tree_place builds") {
+    for (int p : {2, 5, 100}) {
+        const CommTopology t = machine(p, 8, [](int r) { return r; });
+        const CommTopology flat = machine(p, 64, [](int r) { return r; });
+        for (const CommTopology* topo : {&t, &flat})
+            for (int rank : {0, p / 2, p - 1}) {
+                TreePlaceCache cache;
+                for (int pass = 0; pass < 3; ++pass)
+                    for (int radix : {2, 3})
+                        for (int survivors : {0, 3, 5})
+                            for (bool rank_order : {false, true})
+                                for (int lead = -1; lead < p; ++lead) {
+                                    TreeOptions o;
+                                    o.radix = radix;
+                                    o.survivors = survivors;
+                                    o.rank_order = rank_order;
+                                    o.lead = rank_order ? -1 : lead;
+                                    CAPTURE(p);
+                                    CAPTURE(rank);
+                                    CAPTURE(pass);
+                                    CAPTURE(radix);
+                                    CAPTURE(survivors);
+                                    CAPTURE(lead);
+                                    CHECK(same_place(cache.get(*topo, rank, o), tree_place(*topo, rank, o)));
+                                }
+            }
     }
 }
