@@ -213,6 +213,8 @@ void print_params(const ModelParams& p) {
                 p.push_line, p.push_line == 0 ? " [not in this profile: C]" : "");
     std::printf("  push_line_beyond %.3f ns/line/thread (the same pushes past the L2, within the cache)%s\n",
                 p.push_line_beyond, p.push_line_beyond == 0 ? " [not in this profile: C]" : "");
+    std::printf("  push_held_line %.3f ns/pushed line (tiled_push's pushes into lines it holds, beside its fold)%s\n",
+                p.push_held_line, p.push_held_line == 0 ? " [not in this profile: 0]" : "");
     std::printf("  rewrite_all_line %.3f ns/line/sharer (every rank's copy-in at once into lines others read)%s\n",
                 p.rewrite_all_line, p.rewrite_all_line == 0 ? " [not in this profile: rewrite_line]" : "");
     std::printf("  claim_line %.1f ns per claim (every rank taking work from one counter; split bcast)%s\n",

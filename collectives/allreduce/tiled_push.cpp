@@ -38,7 +38,8 @@
 //   T = 2 (a + Y(p)) + (max(r, R_slices p) + (p-2) max(b, B p)) m/p
 //     + peer_args (p - 1) + D(p - 1) + X (p-1) m/p for a non-commutative op
 //       (fold_sweep_excess)
-//     + (p - 1) m/p W, W = 0 in cache, 64 B / nt_copy_bandwidth beyond
+//     + (p - 1) m/p W, W = push_held_line in the L2, push_line past it
+//       within the cache, 64 B / nt_copy_bandwidth beyond
 // (the pushes: stores into lines the rank wrote in the previous call and
 // holds, below at allreduce_tiled_push_cost); a vector of one line, one
 // slice: - (a + Y(p)) / p, its one rank's closing wait. Beyond the cache
@@ -166,9 +167,12 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // The pushes store lines of the other receive buffers that this rank
     // wrote in the previous call (its slice of each) and that no rank reads
     // within the call. While the rank still holds them they are stores
-    // issued from L1 while the fold streams its inputs in: nothing is
-    // charged (2 ranks, slow state: measured 3.8 ns per slice line from 64
-    // to 256 KiB, tiled Reduce's fold alone 3.9; stop 35). It holds them
+    // issued from L1 while the fold streams its inputs in, and what they
+    // add to the fold depends on the core: push_held_line as measured
+    // (format 20; 0 where not measured: nothing charged). 2 ranks on the
+    // EPYC guest, slow state: 3.8 ns per slice line from 64 to 256 KiB,
+    // tiled Reduce's fold alone 3.9 (stop 35); on the Intel guest 1.0-1.9
+    // ns more a pushed line from 32 to 512 KiB (s53np2d). It holds them
     // while the 2 m bytes a call touches (its slice of every input, of its
     // own and of every other receive buffer) fit its L2; past that each
     // store fetches its line first, as push Alltoall's stores into lines a
@@ -183,7 +187,7 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // 64 / nt_copy_bandwidth, the stream of one thread's non-temporal copy
     // (c_mem without that measurement).
     const bool held = q.topo.l2_bytes == 0 || 2 * q.bytes < q.topo.l2_bytes;
-    double push_line = held ? 0.0 : q.params.push_line;
+    double push_line = held ? q.params.push_held_line : q.params.push_line;
     if (q.spills(ws))
         push_line = q.params.nt_copy_bandwidth > 0 ? static_cast<double>(kCacheLine) / q.params.nt_copy_bandwidth
                                                    : copy_line_cost(q, q.params.alpha, ws);

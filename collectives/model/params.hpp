@@ -260,6 +260,18 @@ struct ModelParams {
     // not measured (one core, no L2 size, a profile before format 16):
     // push is charged C there.
     double push_line_beyond = 0;
+    // push_held_line: ns per pushed line when tiled_push Allreduce's pushes
+    // stay in the L2: each finished strip of a rank's slice copied into
+    // lines of the other receive buffers that the rank stored the call
+    // before and still holds, every rank folding at once. Measured as the
+    // slices ring with each strip then copied into held lines, less the
+    // slices ring alone (hmpi-calibrate, reduce3_slices_push), because the
+    // cost is the pushes' overlap with the fold, which depends on the core:
+    // about nothing on the 2-core AMD EPYC guest (stop 35), 1.0-1.9 ns a
+    // pushed line on the Intel guest (tiled_push against tiled Reduce, 32-512
+    // KiB, s53np2d). 0 where not measured (a profile before format 20, one
+    // core, no L2 size) or measured hidden: nothing charged, as up to stop 53.
+    double push_held_line = 0;
     // rewrite_all_line: ns per line and per sharer when every core of a
     // cache domain at once stores to lines of its own that the others read
     // since (each store invalidates their copies): the copy-in of the

@@ -81,7 +81,9 @@ namespace {
 // slice_near_line with slice_near_lines, optional (both or neither); format
 // 2 to 18 files are still read, charging the slice folds R_slices at every
 // size in cache and no excess for a slice's first lines.
-constexpr int kProfileFormat = 19;
+// 20: push_held_line added, optional; format 2 to 19 files are still read,
+// charging tiled_push's pushes nothing while they stay in the L2.
+constexpr int kProfileFormat = 20;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -223,6 +225,7 @@ std::string format_profile(const ModelParams& p) {
     if (p.poll_line > 0) put(out, "poll_line", p.poll_line);
     if (p.push_line > 0) put(out, "push_line", p.push_line);
     if (p.push_line_beyond > 0) put(out, "push_line_beyond", p.push_line_beyond);
+    if (p.push_held_line > 0) put(out, "push_held_line", p.push_held_line);
     if (p.rewrite_all_line > 0) put(out, "rewrite_all_line", p.rewrite_all_line);
     if (p.claim_line > 0) put(out, "claim_line", p.claim_line);
     if (p.peer_args > 0) put(out, "peer_args", p.peer_args);
@@ -364,6 +367,11 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         if (key == "rewrite_all_line" || key == "claim_line") {
             if (format < 17) return fail(line_no, key + " needs format 17 (the format line comes first)");
             (key == "rewrite_all_line" ? p.rewrite_all_line : p.claim_line) = x;
+            continue;
+        }
+        if (key == "push_held_line") {
+            if (format < 20) return fail(line_no, key + " needs format 20 (the format line comes first)");
+            p.push_held_line = x;
             continue;
         }
         if (key == "push_line_beyond") {

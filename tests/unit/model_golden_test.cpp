@@ -799,6 +799,35 @@ TEST_CASE("tiled_push: its pushes cost nothing while a rank's 2 m fit its L2, pu
           doctest::Approx(0.5 * 15 * 1024));
 }
 
+TEST_CASE("push_held_line: tiled_push's pushes in the L2 pay it where measured, nothing else does") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    off.push_line = on.push_line = 0.5;
+    on.push_held_line = 1.25;
+    const CommTopology two = machine(2, 1);  // 512 KiB L2 a core
+    // 128 KiB: 2 m held in the L2; the 1024 lines of the slice pushed to
+    // the other rank pay 1.25 each.
+    CHECK(predicted(CollKind::allreduce, on, two, 128 << 10, "tiled_push") -
+              predicted(CollKind::allreduce, off, two, 128 << 10, "tiled_push") ==
+          doctest::Approx(1.25 * 1024));
+    // 16 ranks, 128 KiB: 15 pushes of a 128-line slice.
+    const CommTopology sixteen = machine(1, 16);
+    CHECK(predicted(CollKind::allreduce, on, sixteen, 128 << 10, "tiled_push") -
+              predicted(CollKind::allreduce, off, sixteen, 128 << 10, "tiled_push") ==
+          doctest::Approx(1.25 * 15 * 128));
+    // Past the L2 push_line, beyond the cache non-temporal stores: as before.
+    for (std::size_t bytes : {std::size_t{256} << 10, std::size_t{32} << 20})
+        CHECK(predicted(CollKind::allreduce, on, two, bytes, "tiled_push") ==
+              doctest::Approx(predicted(CollKind::allreduce, off, two, bytes, "tiled_push")));
+    // The other allreduces and the pushing Alltoall and Allgather do not read it.
+    for (const char* a : {"tiled", "tree", "movement_avoiding", "dissemination"})
+        CHECK(predicted(CollKind::allreduce, on, two, 128 << 10, a) ==
+              doctest::Approx(predicted(CollKind::allreduce, off, two, 128 << 10, a)));
+    CHECK(predicted(CollKind::alltoall, on, two, 16 << 10, "push") ==
+          doctest::Approx(predicted(CollKind::alltoall, off, two, 16 << 10, "push")));
+    CHECK(predicted(CollKind::allgather, on, two, 16 << 10, "push") ==
+          doctest::Approx(predicted(CollKind::allgather, off, two, 16 << 10, "push")));
+}
+
 TEST_CASE("tiled_push: a vector of one line has one slice, whose rank skips a closing wait") {
     ModelParams p = made_up_params();
     p.step_overhead = 50;

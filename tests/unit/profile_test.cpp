@@ -53,6 +53,7 @@ ModelParams sample() {
     p.busy_step = 47.5;
     p.push_line = 0.3125;
     p.push_line_beyond = 0.6875;
+    p.push_held_line = 1.4375;  // format 20
     p.rewrite_all_line = 6.875;
     p.claim_line = 72.5;
     p.step_overhead = 161.25;
@@ -125,9 +126,19 @@ const std::initializer_list<const char*> kL2Keys = {
     "beta.r_l2 ",       "level.l3.b_l2 ",   "level.l3.c_l2 ",     "level.l3.r_l2 ",     "level.node.b_l2 ",
     "level.node.c_l2 ", "level.node.r_l2 "};
 
-// `t` (format 19) as format 18: without the slice folds' in-L2 cost and
-// excess.
+// `t` (format 20) as format 19: without push_held_line.
+std::string as_format19(std::string t) {
+    const std::size_t at = t.find("\npush_held_line ");
+    if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    const std::size_t f = t.find("format 20");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 19");
+}
+
+// `t` (format 19 or later) as format 18: without the slice folds' in-L2
+// cost and excess.
 std::string as_format18(std::string t) {
+    if (format_of(t) > 19) t = as_format19(t);
     for (const char* k : {"alpha.R_slices_l2 ", "beta.R_slices_l2 ", "level.l3.R_slices_l2 ", "level.node.R_slices_l2 ",
                           "slice_near_line ", "slice_near_lines "}) {
         const std::size_t at = t.find(std::string("\n") + k);
@@ -279,7 +290,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 19") return t;
+    if (f == "format 20") return t;
+    if (f == "format 19") return as_format19(t);
     if (f == "format 18") return as_format18(t);
     if (f == "format 17") return as_format17(t);
     if (f == "format 16") return as_format16(t);
@@ -668,6 +680,22 @@ TEST_CASE("b_l2, c_l2, r_l2 and near_line, near_lines: format 18, optional, roun
     CHECK(rejection(edited("alpha.b_l2 0.8125", "alpha.b_l2 0")).find("positive") != std::string::npos);
 }
 
+TEST_CASE("push_held_line: format 20, optional, round trip") {
+    CHECK(parsed(format_profile(sample())).push_held_line == doctest::Approx(1.4375));
+    // Before format 20, or not measured (or measured hidden under the fold):
+    // none, and tiled_push's pushes in the L2 are charged nothing.
+    const ModelParams old = parsed(as_format19(format_profile(sample())));
+    CHECK(old.push_held_line == 0);
+    CHECK(old.push_line_beyond == doctest::Approx(0.6875));  // format 19's fields stay
+    CHECK(old.slice_near_line == doctest::Approx(3.8125));
+    ModelParams p = sample();
+    p.push_held_line = 0;
+    CHECK(format_profile(p).find("push_held_line") == std::string::npos);
+    CHECK(rejection(as_format19(format_profile(sample())) + "push_held_line 1.5\n").find("push_held_line needs format 20") !=
+          std::string::npos);
+    CHECK(rejection(edited("push_held_line 1.4375", "push_held_line 0")).find("positive") != std::string::npos);
+}
+
 TEST_CASE("R_slices_l2 and slice_near_line, slice_near_lines: format 19, optional, round trip") {
     const ModelParams q = parsed(format_profile(sample()));
     CHECK(q.alpha.R_slices_l2 == doctest::Approx(0.4375));
@@ -747,12 +775,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 19", "format 20")).find("format 20") != std::string::npos);
+    CHECK(rejection(edited("format 20", "format 21")).find("format 21") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 19", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 20", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 19", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 20", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "base/topology.hpp"
+#include "collectives/allreduce/knobs.hpp"
 #include "collectives/framework/shared.hpp"
 #include "primitives/copy.hpp"
 #include "primitives/flag.hpp"
@@ -113,7 +114,19 @@ void consume_lines(const double* p, std::size_t lines) {
 void run_kernel(Kernel k, const double* src, double* dst, std::size_t lines, const double* mine = nullptr) {
     if (k == Kernel::reduce) reduce_lines(src, dst, lines);
     else if (k == Kernel::reduce3 || k == Kernel::reduce3_slices) reduce3_lines(src, mine, dst, lines);
+    else if (k == Kernel::reduce3_slices_push) std::abort();  // fold_and_push_lines, ring_steps only
     else copy_lines(src, dst, lines);
+}
+
+// Kernel::reduce3_slices_push: tiled_push's loop on one slice, a strip at
+// a time: the fold into `out`, then the strip's copy into `held`.
+void fold_and_push_lines(const double* src, const double* mine, double* out, double* held, std::size_t lines) {
+    const std::size_t strip = std::max<std::size_t>(coll::kReductionKnobs.strip_bytes / kLine, 1);
+    for (std::size_t at = 0; at < lines; at += strip) {
+        const std::size_t n = std::min(strip, lines - at), off = at * kDoublesPerLine;
+        reduce3_lines(src + off, mine + off, out + off, n);
+        copy_bytes(held + off, out + off, n * kLine, StoreKind::rewrite);
+    }
 }
 
 void bind(int core) {
@@ -358,8 +371,9 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
         // Kernel::reduce3_slices' second input: lines of this thread's that
         // nobody else reads (Kernel::reduce3 reads `own`, which the
         // neighbour reads at the same time).
-        const bool slices = kernel == Kernel::reduce3_slices;
-        Buffer mine(slices ? max_lines : 1);
+        const bool fold_push = kernel == Kernel::reduce3_slices_push;
+        const bool slices = kernel == Kernel::reduce3_slices || fold_push;
+        Buffer mine(slices ? max_lines : 1), held(fold_push ? max_lines : 1);
         src[i].store(push ? acc.data : own.data, std::memory_order_release);
         sync.arrive_and_wait();
         double* in = src[(i + 1) % t].load(std::memory_order_acquire);
@@ -388,6 +402,7 @@ std::vector<double> ring_steps(const std::vector<int>& cores, const std::vector<
                 // back; memcpy's vector stores past 1 MiB cost 3-4x more
                 // a line here on the 2-core EPYC guest, stop 45).
                 if (push) copy_bytes(in, own.data, lines[s] * kLine, StoreKind::rewrite);
+                else if (fold_push) fold_and_push_lines(in, mine.data, acc.data, held.data, lines[s]);
                 else run_kernel(kernel, in, acc.data, lines[s], slices ? mine.data : own.data);
                 const std::int64_t t1 = now_ns();
                 done[i].publish(stamp);

@@ -72,6 +72,13 @@ enum class Kernel {
     // write remote lines that their owner read the round before, so each
     // store first takes the line from it): push_line.
     push,
+    // ring_steps only: reduce3_slices a strip (the reductions' strip_bytes)
+    // at a time, each strip's result then copied (StoreKind::rewrite) into
+    // lines of the thread's that it stored the round before and nobody reads
+    // (held in its cache), as tiled_push Allreduce pushes each finished
+    // strip into the other receive buffers: the pushes' cost overlapped
+    // with the fold (push_held_line, against reduce3_slices).
+    reduce3_slices_push,
 };
 
 // A size's rounds: at most `rounds`, but once `budget_ns` of wall time has
