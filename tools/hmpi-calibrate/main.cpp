@@ -1018,8 +1018,8 @@ void measure_push_held_line(const Plan& plan, const std::vector<int>& ring, std:
     // kept at 0, which the model charges as before.
     p->push_held_line = std::max(median_of(std::move(per)), 0.0);
     notes.push_back("push_held_line: " + std::to_string(t) + " threads, median of " + std::to_string(plan.passes) +
-                    " passes x " + std::to_string(rl.size()) + " sizes, " + mib(rl.front() * kLine) + ".." +
-                    mib(rl.back() * kLine) + " a thread");
+                    " passes x " + std::to_string(rl.size()) + " sizes, " + std::to_string(rl.front() * kLine / 1024) +
+                    ".." + std::to_string(rl.back() * kLine / 1024) + " KiB a thread's buffer");
     progress("push_held_line = %.3f ns per pushed line (push_line %.3f)", p->push_held_line, p->push_line);
 }
 
