@@ -27,6 +27,7 @@ R=$repo/docs/results
 # calibrations as s50np2f18 and s51np2, to compare the two models)
 runs=(
   "s54np2|$R/collectives-np2/stop54/s54np2.csv.gz|$R/collectives-np2/stop54/profile.txt|$R/collectives-np2/stop54/s54np2.notes|2|1x2,l2=2M,l3=260M"
+  "s54np2b|$R/collectives-np2/stop54/run2/s54np2b.csv.gz|$R/collectives-np2/stop54/run2/profile.txt|$R/collectives-np2/stop54/run2/s54np2b.notes|2|1x2,l2=2M,l3=260M"
   "s53np2d|$R/collectives-np2/stop53/full/s53np2d.csv.gz|$R/collectives-np2/stop53/full/profile.txt|$R/collectives-np2/stop53/full/s53np2d.notes|2|1x2,l2=2M,l3=260M"
   "s53np2c|$R/collectives-np2/stop53/format19/s53np2c.csv.gz|$R/collectives-np2/stop53/format19/profile.txt|$R/collectives-np2/stop53/format19/s53np2c.notes|2|1x2,l2=2M,l3=260M"
   "s53np2f19|$R/collectives-np2/stop53/s53np2.csv.gz|$R/collectives-np2/stop53/profile-format19.txt|$R/collectives-np2/stop53/s53np2.notes|2|1x2,l2=2M,l3=260M"
