@@ -1,9 +1,9 @@
 // Tree allreduce: Li, Hoefler, Hu, Snir (2014), Section 2.2 ("reduce-
 // broadcast"): an n-ary reduction tree mapped onto the topology (cache
-// domains first, then across them; tree_shape.hpp), whose first intra-domain
-// phase is Eq. 1's congestion-aware one (q - d reductions at once), then a
-// one-stage or two-stage broadcast of the result (Eq. 4), whichever the
-// model predicts cheaper (li_bcast's two_stage).
+// domains first, then across them; framework/tree_place.hpp), whose first
+// intra-domain phase is Eq. 1's congestion-aware one (q - d reductions at
+// once), then a one-stage or two-stage broadcast of the result (Eq. 4),
+// whichever the model predicts cheaper (li_bcast's two_stage).
 //
 // Cost, Eq. 5 = Eq. 3 + Eq. 4:
 //   T = a_a + (q-d) B_a m + (a_a + b_a m) ceil(log2 d)      (Eq. 1 + intra)

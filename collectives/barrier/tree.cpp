@@ -1,7 +1,7 @@
 // Tree barrier: Li, Hoefler, Hu, Snir (2014), Section 2.6 ("an intranode
 // barrier is implemented as a reduce-broadcast allreduce with zero
 // workload"): arrival climbs the n-ary tree over the topology
-// (collectives/allreduce/tree_shape.hpp: cache domains first, then across
+// (collectives/framework/tree_place.hpp: cache domains first, then across
 // them), each node setting its flag once its children have; the top then
 // releases everyone with a one-stage broadcast of a flag (everyone polls the
 // top's) or a two-stage one (domain leaders poll the top's, their members

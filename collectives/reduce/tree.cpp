@@ -1,7 +1,7 @@
 // Tree reduction: the reduction phase of the tree allreduce (Li, Hoefler,
 // Hu, Snir 2014, Section 2.6: "a reduce can be implemented as the reduction
 // phase in allreduce"), an n-ary tree over the topology with Eq. 1's first
-// phase (collectives/allreduce/tree_shape.hpp). As the paper says, inner
+// phase (collectives/framework/tree_place.hpp). As the paper says, inner
 // nodes other than the root need a temporary buffer for their partial (only
 // the root has an output buffer); vectors up to 56 bytes of a contiguous type
 // travel in flag payloads instead, with no buffer at all.
