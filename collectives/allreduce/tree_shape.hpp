@@ -1,13 +1,12 @@
-// The shape of the Li-Hoefler reduction tree (Section 2.2, Fig. 4) and the
-// pieces the tree algorithms share: the
-// one-stage / two-stage broadcast of a result (Eq. 4), and the small-vector
-// test for flag payloads.
+// What the Li-Hoefler tree algorithms (Section 2.2, Fig. 4) share beyond
+// the tree's shape: Eq. 1's survivors, the n-ary cost forms, the one-stage /
+// two-stage broadcast of a result (Eq. 4), and the small-vector test for
+// flag payloads.
 //
 // Where a rank sits in the tree: framework/tree_place.hpp.
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/levels.hpp"

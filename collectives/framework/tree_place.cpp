@@ -102,8 +102,7 @@ TreePlace TreePlaceCache::get(const CommTopology& topo, int rank, const TreeOpti
     const unsigned slot = static_cast<unsigned>(o.lead + 1 + 3 * o.survivors + 5 * o.radix + (o.rank_order ? 7 : 0)) %
                           static_cast<unsigned>(kEntries);
     Entry& e = entries_[slot];
-    if (!e.valid || e.key.radix != o.radix || e.key.survivors != o.survivors || e.key.rank_order != o.rank_order ||
-        e.key.lead != o.lead) {
+    if (!e.valid || !(e.key == o)) {
         e.place = tree_place(topo, rank, o);
         e.key = o;
         e.valid = true;

@@ -53,6 +53,8 @@ struct TreeOptions {
     int survivors = 0;      // Eq. 1's d for tier-0 groups; 0 or >= group size: no first phase
     bool rank_order = true; // the result must follow rank order (non-commutative op)
     int lead = -1;          // a rank to put at the top of every list holding it (commutative rooted reduce), or -1
+
+    bool operator==(const TreeOptions&) const = default;
 };
 
 struct TreePlace {
@@ -86,6 +88,5 @@ private:
     };
     Entry entries_[kEntries];
 };
-
 
 }  // namespace hmpi::coll

@@ -6,6 +6,7 @@
 
 #include "tools/hmpi-calibrate/measure.hpp"
 
+using hmpi::calibrate::sizes_in_l2;
 using hmpi::calibrate::SliceSplit;
 using hmpi::calibrate::speed_changed;
 using hmpi::calibrate::split_slices_at_l2;
@@ -22,6 +23,20 @@ TEST_CASE("the speed check flags a handoff that more than doubled or halved") {
     // Nothing measured (one core): no verdict.
     CHECK_FALSE(speed_changed(0, 300));
     CHECK_FALSE(speed_changed(300, 0));
+}
+
+TEST_CASE("a sweep's sizes in the L2: those within the limit, less the intercept, and whether one reaches past") {
+    // 1 MiB L2; 3 buffers of 64 B a line: 1024 lines take 192 KiB, 8192 lines 1.5 MiB, 16384 lines 3 MiB.
+    const std::vector<double> x = {1024, 4096, 8192, 16384}, y = {100, 400, 900, 2000};
+    std::vector<double> ix, iy;
+    CHECK(sizes_in_l2(x, y, 3 * 64.0, 0.75 * (1 << 20), 1 << 20, 10.0, ix, iy));
+    CHECK(ix == std::vector<double>{1024, 4096});  // 8192 lines: 1.5 MiB, past 3/4 MiB but short of the L2
+    CHECK(iy == std::vector<double>{90, 390});
+    // Nothing reaches a whole L2: no "beyond".
+    ix.clear();
+    iy.clear();
+    CHECK_FALSE(sizes_in_l2({1024, 2048}, {100, 200}, 3 * 64.0, 0.75 * (1 << 20), 1 << 20, 0.0, ix, iy));
+    CHECK(ix.size() == 2);
 }
 
 TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and its first lines' excess") {

@@ -262,16 +262,9 @@ L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, 
     L2Split s;
     if (l2_bytes == 0) return s;
     std::vector<double> ix, iy;
-    bool beyond = false;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double per_core = buffers * x[i] * static_cast<double>(kLine) / 2;
-        if (per_core <= static_cast<double>(l2_bytes) / 2) {
-            ix.push_back(x[i]);
-            iy.push_back(y[i] - a);
-        } else if (per_core >= static_cast<double>(l2_bytes)) {
-            beyond = true;
-        }
-    }
+    // A pair's data, per core (half of its `buffers` a core).
+    const bool beyond = sizes_in_l2(x, y, buffers * static_cast<double>(kLine) / 2,
+                                    static_cast<double>(l2_bytes) / 2, l2_bytes, a, ix, iy);
     if (ix.size() < 6 || !beyond) return s;
     const TopLine top = fit_top_three(ix, iy);
     if (!top.rising) return s;

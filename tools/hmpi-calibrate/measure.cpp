@@ -910,21 +910,28 @@ TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y
     return t;
 }
 
+bool sizes_in_l2(const std::vector<double>& x, const std::vector<double>& y, double line_bytes, double within,
+                 std::size_t l2_bytes, double minus, std::vector<double>& ix, std::vector<double>& iy) {
+    bool beyond = false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double bytes = line_bytes * x[i];
+        if (bytes <= within) {
+            ix.push_back(x[i]);
+            iy.push_back(y[i] - minus);
+        } else if (bytes >= static_cast<double>(l2_bytes)) {
+            beyond = true;
+        }
+    }
+    return beyond;
+}
+
 SliceSplit split_slices_at_l2(const std::vector<double>& x, const std::vector<double>& y, int buffers,
                               std::size_t l2_bytes, double share) {
     SliceSplit s;
     if (l2_bytes == 0 || x.empty()) return s;
     std::vector<double> ix, iy;
-    bool beyond = false;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        const double per_thread = buffers * x[i] * static_cast<double>(kLine);
-        if (per_thread <= share * static_cast<double>(l2_bytes)) {
-            ix.push_back(x[i]);
-            iy.push_back(y[i]);
-        } else if (per_thread >= static_cast<double>(l2_bytes)) {
-            beyond = true;
-        }
-    }
+    const bool beyond = sizes_in_l2(x, y, buffers * static_cast<double>(kLine), share * static_cast<double>(l2_bytes),
+                                    l2_bytes, 0.0, ix, iy);
     if (ix.size() < 6 || !beyond) return s;
     const TopLine top = fit_top_three(ix, iy);
     if (!top.rising) return s;

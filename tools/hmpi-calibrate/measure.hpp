@@ -109,6 +109,13 @@ struct TopLine {
 };
 TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y);
 
+// A sweep's sizes (x lines, y ns) against an L2 of `l2_bytes`: those whose
+// data, `line_bytes` bytes a line, take at most `within` bytes go to (ix,
+// iy), each step less `minus`; true where some size's data take a whole L2
+// or more (the sweep reaches past the L2, so a split there means something).
+bool sizes_in_l2(const std::vector<double>& x, const std::vector<double>& y, double line_bytes, double within,
+                 std::size_t l2_bytes, double minus, std::vector<double>& ix, std::vector<double>& iy);
+
 // The slices ring split at the L2 (docs/model.md, "Slice folds in the
 // L2s"), over its sizes x (lines a thread) and steps y (ns): sizes whose
 // `buffers` buffers take at most `share` of an L2 a thread are in the L2s.
