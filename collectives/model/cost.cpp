@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "collectives/framework/context.hpp"
-#include "collectives/reduce/reduction.hpp"
+#include "collectives/framework/operand_sweep.hpp"
 #include "core/datatype.hpp"
 
 namespace hmpi::coll {
@@ -75,11 +75,12 @@ double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept {
 }
 
 double peer_data_cost(const CostQuery& c, double peers) noexcept { return peer_args_cost(c, peers); }
-double peer_data_sweep_cost(const CostQuery& c, double peers) noexcept {
-    // A fold of 3 to kSweptOperands operands asks for its peers' first lines
-    // in the loop that reaches their arguments (SweptOperands): those misses
-    // overlap the sweep's, already charged (peer_args_sweep_cost).
-    if (peers >= 2 && peers + 1 <= kSweptOperands) return 0.0;
+double peer_data_sweep_cost(const CostQuery& c, int peers) noexcept {
+    // A fold that sweeps its operands (framework/operand_sweep.hpp) asks for
+    // its peers' first lines in the loop that reaches their arguments
+    // (SweptOperands): those misses overlap the sweep's, already charged
+    // (peer_args_sweep_cost).
+    if (sweeps_operand_count(peers + 1)) return 0.0;
     return peer_args_sweep_cost(c, peers);
 }
 

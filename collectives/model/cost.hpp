@@ -272,11 +272,11 @@ double peer_args_sweep_cost(const CostQuery& c, double peers) noexcept;
 // measures (docs/model.md, "A fold's first line of each peer"). For
 // `peers` read one after another (peer_args each), and for `peers` a fold
 // reaches in one loop: nothing more where it sweeps them (3 to
-// kSweptOperands operands, reduction.hpp: their first lines are asked for
-// in the arguments' sweep), peer_args_sweep_cost where it does not (a fold
-// of two, or one past the limit). Copies are not charged it.
+// kSweptOperands operands, framework/operand_sweep.hpp: their first lines
+// are asked for in the arguments' sweep), peer_args_sweep_cost where it
+// does not (a fold of two, or one past the limit). Copies are not charged it.
 double peer_data_cost(const CostQuery& c, double peers) noexcept;
-double peer_data_sweep_cost(const CostQuery& c, double peers) noexcept;
+double peer_data_sweep_cost(const CostQuery& c, int peers) noexcept;
 
 // What a synchronized step of HMPI's costs beyond its link's a when t >= 2
 // ranks take steps at the same time: step_overhead + busy_step (t - 2)

@@ -25,6 +25,7 @@
 
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/data.hpp"
+#include "collectives/framework/operand_sweep.hpp"
 #include "base/cacheline.hpp"
 
 namespace hmpi::coll {
@@ -163,7 +164,6 @@ int reduce_staggered(const Op& op, const Datatype& type, std::int64_t n, int fir
 // fold; in one loop whose turns do not depend on each other the misses of
 // all the peers are in flight at once, and so are the first lines of their
 // data (docs/model.md, "Reaching the peers' operands in one sweep").
-inline constexpr int kSweptOperands = 64;
 inline constexpr std::size_t kSweptPrefetchLines = 2;
 class SweptOperands {
 public:
@@ -215,7 +215,7 @@ template <class Inputs>
     return reduce_staggered(op, type, n, first, last, std::cref(ops), dst, dst_type, alias, start);
 }
 inline bool sweeps_operands(std::int64_t n, int first, int last) noexcept {
-    return n > 0 && last - first > 2 && last - first <= kSweptOperands;
+    return n > 0 && sweeps_operand_count(last - first);
 }
 template <class Inputs>
 int reduce_in_order_swept(const Op& op, const Datatype& type, std::int64_t n, int first, int last, Inputs x,
