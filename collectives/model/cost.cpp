@@ -313,9 +313,10 @@ double li_one_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_
 }
 
 double li_two_stage_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws) noexcept {
-    if (s <= 1) return li_one_stage_bcast(c, q, s, m, ws);
-    return (q > 1 ? congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws) : 0.0) +
-           copy_step_cost(c, c.params.beta, m, ws);
+    // With one rank per domain every leader reads the root directly: the
+    // one-stage broadcast, whatever the name.
+    if (s <= 1 || q <= 1) return li_one_stage_bcast(c, q, s, m, ws);
+    return congested_copy_step_cost(c, c.params.alpha, m, q - 1, ws) + copy_step_cost(c, c.params.beta, m, ws);
 }
 
 double li_bcast(const CostQuery& c, int q, int s, double m, std::size_t ws, bool* two_stage) noexcept {

@@ -1442,6 +1442,35 @@ TEST_CASE("near_line: one-reader steps whose source waits pay it; plain steps an
     CHECK(more(CollKind::bcast, sixteen, 32768, "pipelined") == doctest::Approx(0.0));
 }
 
+TEST_CASE("a broadcast across one-rank domains is one stage, whatever it is called") {
+    // With one rank per domain every leader reads the root itself
+    // (result_bcast, Bcast two_stage): the same steps as one-stage, so the
+    // same price, near excess included (a two-stage price without it once
+    // made the tree Allreduce charge two sources' arguments for one).
+    ModelParams on = made_up_params(), off = made_up_params();
+    on.near_line = 5;
+    on.near_lines = 100;
+    on.peer_args = 100;
+    off.near_line = 5;
+    off.near_lines = 100;
+    off.peer_args = 0;
+    const CommTopology one_each = machine(2, 1);
+    for (std::size_t bytes : {64u, 4096u, 32768u}) {
+        INFO(bytes, " bytes");
+        const CostQuery q{on, one_each, CollKind::bcast, bytes, true};
+        bool two_stage = true;
+        const double m = q.m(), ws = 2.0 * bytes;
+        CHECK(li_bcast(q, 1, 2, m, static_cast<std::size_t>(ws), &two_stage) ==
+              doctest::Approx(li_one_stage_bcast(q, 1, 2, m, static_cast<std::size_t>(ws))));
+        CHECK_FALSE(two_stage);
+        // The tree Allreduce's readers: the child's arguments and its data's
+        // first line (the fold), the root's arguments (the broadcast).
+        CHECK(predicted(CollKind::allreduce, on, one_each, bytes, "tree") -
+                  predicted(CollKind::allreduce, off, one_each, bytes, "tree") ==
+              doctest::Approx(3 * on.peer_args));
+    }
+}
+
 TEST_CASE("b_l2: one-thread steps in the L2s cost b_l2, past them b") {
     ModelParams off = made_up_params(), on = made_up_params();
     on.alpha.b_l2 = 4;  // b = 6
