@@ -17,4 +17,12 @@ if(TARGET hmpi::mpi)
   set_target_properties(bench_coll_loop PROPERTIES
     OUTPUT_NAME loop_bench
     RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
+  # bench_entry_skew (output name entry_skew): how far apart a barrier
+  # leaves the ranks before a timed call, and what that does to their times
+  # (bench/coll/entry_skew.c), with a smoke run in ctest.
+  add_executable(bench_entry_skew coll/entry_skew.c)
+  target_link_libraries(bench_entry_skew PRIVATE hmpi::mpi)
+  set_target_properties(bench_entry_skew PROPERTIES
+    OUTPUT_NAME entry_skew
+    RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
 endif()
