@@ -36,7 +36,7 @@
 #include <string.h>
 #include <time.h>
 
-enum coll { C_ALLREDUCE, C_REDUCE, C_BCAST, C_BARRIER };
+enum coll { C_ALLREDUCE, C_REDUCE, C_BCAST, C_BARRIER, C_SCATTER, C_GATHER };
 
 static double now_ns(void)
 {
@@ -57,6 +57,8 @@ static int call(enum coll c, double *send, double *recv, int n, int root)
     case C_ALLREDUCE: return MPI_Allreduce(send, recv, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     case C_REDUCE: return MPI_Reduce(send, recv, n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
     case C_BCAST: return MPI_Bcast(send, n, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    case C_SCATTER: return MPI_Scatter(send, n, MPI_DOUBLE, recv, n, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    case C_GATHER: return MPI_Gather(send, n, MPI_DOUBLE, recv, n, MPI_DOUBLE, root, MPI_COMM_WORLD);
     default: return MPI_Barrier(MPI_COMM_WORLD);
     }
 }
@@ -67,12 +69,14 @@ static void run(enum coll c, const char *name, int bytes, int iters, int delay_r
                 int size, long *wrong)
 {
     const int n = bytes / (int)sizeof(double) > 0 ? bytes / (int)sizeof(double) : 1;
-    double *send = malloc((size_t)n * sizeof *send), *recv = malloc((size_t)n * sizeof *recv);
+    /* Scatter's send and Gather's receive buffers hold a block per rank. */
+    const int sent = c == C_SCATTER ? n * size : n;
+    double *send = malloc((size_t)n * size * sizeof *send), *recv = malloc((size_t)n * size * sizeof *recv);
     double *stamps = malloc(2 * (size_t)iters * sizeof *stamps);
     double *all = rank == 0 ? malloc(2 * (size_t)iters * (size_t)size * sizeof *all) : NULL;
     const int warm = iters / 10;
     for (int it = -warm; it < iters; it++) {
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < sent; i++)
             send[i] = (double)(it + i + rank);
         MPI_Barrier(MPI_COMM_WORLD);
         if (rank == delay_rank) {
@@ -87,9 +91,15 @@ static void run(enum coll c, const char *name, int bytes, int iters, int delay_r
         if (it >= 0)
             stamps[2 * it] = t0, stamps[2 * it + 1] = t1;
         /* The first element's value, untimed: a wrong result is no measurement. */
-        const double want = c == C_BCAST ? (double)(it + root) : (double)size * it + size * (size - 1) / 2.0;
-        const double got = c == C_BCAST ? send[0] : recv[0];
-        if (c != C_BARRIER && (c != C_REDUCE || rank == root) && got != want)
+        double want = (double)size * it + size * (size - 1) / 2.0, got = recv[0];  /* the reductions */
+        if (c == C_BCAST)
+            want = (double)(it + root), got = send[0];
+        else if (c == C_SCATTER)
+            want = (double)(it + rank * n + root);
+        else if (c == C_GATHER)
+            want = (double)it;
+        const int receives = c == C_REDUCE || c == C_GATHER ? rank == root : c != C_BARRIER;
+        if (receives && got != want)
             ++*wrong;
     }
     MPI_Gather(stamps, 2 * iters, MPI_DOUBLE, all, 2 * iters, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -147,14 +157,15 @@ int main(int argc, char **argv)
             ndelay++, i++;
         else {
             if (rank == 0)
-                fprintf(stderr, "usage: %s [-c allreduce|reduce|bcast|barrier] [-m BYTES] [-n CALLS] "
+                fprintf(stderr, "usage: %s [-c allreduce|reduce|bcast|barrier|scatter|gather] [-m BYTES] [-n CALLS] "
                                 "[--delay RANK:NS]...\n", argv[0]);
             MPI_Finalize();
             return 2;
         }
     }
     enum coll c = !strcmp(name, "reduce") ? C_REDUCE : !strcmp(name, "bcast") ? C_BCAST
-                  : !strcmp(name, "barrier") ? C_BARRIER : C_ALLREDUCE;
+                  : !strcmp(name, "barrier") ? C_BARRIER : !strcmp(name, "scatter") ? C_SCATTER
+                  : !strcmp(name, "gather") ? C_GATHER : C_ALLREDUCE;
     if (c == C_ALLREDUCE && strcmp(name, "allreduce")) {
         if (rank == 0)
             fprintf(stderr, "entry_skew: unknown collective '%s'\n", name);
