@@ -10,6 +10,7 @@
 #                 runs), hmpi-info (stripped)
 # DIR/build/lib   libhmpi.so                              (stripped)
 # DIR/pre         coll_bench-hmpi, coll_bench-ompi, coll_bench-mpich,
+#                 entry_skew-hmpi, entry_skew-ompi, entry_skew-mpich,
 #                 memcpy_bw, copy_bw_threads, handoff_floor, pull_patterns
 #                 (stripped; run.sh --prebuilt)
 # DIR/sys.tar.xz  the files of Open MPI's, MPICH's, hwloc's and libnuma's
@@ -51,6 +52,9 @@ cflags=(-O2 -std=c11 -Wall -Wextra)
 "$hb/bin/hmpicc" "${cflags[@]}" -o "$out/pre/coll_bench-hmpi" "$repo/bench/coll/coll_bench.c"
 mpicc.openmpi "${cflags[@]}" -o "$out/pre/coll_bench-ompi" "$repo/bench/coll/coll_bench.c"
 mpicc.mpich "${cflags[@]}" -o "$out/pre/coll_bench-mpich" "$repo/bench/coll/coll_bench.c"
+"$hb/bin/hmpicc" "${cflags[@]}" -o "$out/pre/entry_skew-hmpi" "$repo/bench/coll/entry_skew.c"
+mpicc.openmpi "${cflags[@]}" -o "$out/pre/entry_skew-ompi" "$repo/bench/coll/entry_skew.c"
+mpicc.mpich "${cflags[@]}" -o "$out/pre/entry_skew-mpich" "$repo/bench/coll/entry_skew.c"
 cc -O2 -std=c11 -o "$out/pre/memcpy_bw" "$repo/bench/memcpy_bw.c"
 cc -O2 -std=c11 -pthread -o "$out/pre/copy_bw_threads" "$repo/bench/copy_bw_threads.c"
 cc -O2 -std=c11 -pthread -o "$out/pre/handoff_floor" "$repo/bench/handoff_floor.c"

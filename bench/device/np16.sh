@@ -3,8 +3,9 @@
 # unpack the bundle's system files (make-bundle.sh), calibrate, run every
 # collective side by side with Open MPI and MPICH and every HMPI algorithm
 # forced (bench/coll/run.sh --prebuilt), the 16 MiB Allreduce paired with
-# its copy bound (bench/coll/bound16.sh), Alltoall, Allgather and Scatter
-# with every result read after each call (--read-results), then 16 MiB
+# its copy bound (bench/coll/bound16.sh), the benchmark's entry skew for
+# small Allreduce and Bcast (bench/coll/entry_skew.c), Alltoall, Allgather
+# and Scatter with every result read after each call (--read-results), then 16 MiB
 # Allreduce, Bcast and Reduce; before the runs, the per-line costs of four
 # pull patterns (bench/pull_patterns.c). Leaves the CSVs, notes, model
 # predictions, profile and logs in OUTDIR, to be analyzed back home
@@ -115,6 +116,23 @@ timeout 40 "$repo/bench/coll/bound16.sh" --np "$np" --size "$bound_size" --round
     --out "$out/bound16.csv" >"$out/bound16.txt" 2>&1
 el "bound16: status $?"
 tail -8 "$out/bound16.txt"
+# The benchmark's entry skew at this many ranks (bench/coll/entry_skew.c):
+# HMPI's default and Open MPI's and MPICH's small Allreduce and Bcast, as
+# the barrier leaves the ranks. Short: what is left goes to the runs below.
+if [ -x "$bundle/pre/entry_skew-hmpi" ] && [ "$(left 80)" -gt 20 ]; then
+    el "entry_skew (timeout 20s)"
+    { echo "impl,collective,bytes,delay_rank,delay_ns,rank,call_us,start_offset_ns,first_share,mean_over_ranks_us"
+      for c in allreduce bcast; do
+        timeout 6 env ${pf[1]:+HMPI_PROFILE=${pf[1]}} "$bundle/build/bin/hmpirun" -np "$np" \
+            "$bundle/pre/entry_skew-hmpi" -c $c -m 64 -n 20000 2>/dev/null | tail -n +2 | sed "s/^/hmpi,/"
+        timeout 6 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --allow-run-as-root \
+            --bind-to core -np "$np" "$bundle/pre/entry_skew-ompi" -c $c -m 64 -n 20000 2>/dev/null |
+            tail -n +2 | sed "s/^/ompi,/"
+        timeout 6 mpiexec.mpich -n "$np" -bind-to core "$bundle/pre/entry_skew-mpich" -c $c -m 64 -n 20000 \
+            2>/dev/null | tail -n +2 | sed "s/^/mpich,/"
+      done; } >"$out/entry_skew.csv" 2>&1
+    el "entry_skew: $(grep -c . "$out/entry_skew.csv") lines"
+fi
 # Pushes leave their lines in the pusher's cache when nobody reads them
 # (bench/coll/README.md): the same collectives with every result read.
 run "np$np-rr" "$(left 70)" -c alltoall,allgather,scatter "${rr[@]}" --time-ms 4 --reps 3 --rounds 1 \
