@@ -27,6 +27,19 @@
  * those lines can stay in the senders' caches from one call to the next,
  * and each call's copies are local.
  *
+ * --start scheduled replaces the barrier before each call by a start time
+ * common to all ranks: rank 0 sends a CLOCK_MONOTONIC time once per
+ * repetition, call i starts at that time plus i periods (the period: 2 x
+ * the slowest rank's warm-up call and buffer rewrite, plus 5 us), every rank
+ * spinning until then. A barrier releases its ranks one after another, the
+ * rank that arrived last first, and which one that is depends on the
+ * previous call, so barrier-timed calls start systematically skewed
+ * (bench/coll/entry_skew.c; docs/model.md, "The benchmark's entry skew");
+ * scheduled calls start within a clock read of each other, as the model
+ * assumes. One clock for all ranks: one node only. A call whose rank
+ * arrives after its start time is counted; rank 0 reports the count on
+ * stderr when it is over 1% of the calls.
+ *
  * --validate runs a few calls per collective and size with distinct data,
  * poisoned receive buffers and a root that moves, checks every element
  * against values computed locally, prints the failures and exits non-zero
@@ -42,6 +55,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bench_common.h"
 
@@ -96,6 +110,7 @@ struct options {
     int header;
     int timer_correction;
     int read_results;     /* read the receive buffer after each timed call */
+    int scheduled;        /* --start scheduled: calls start at common times, no barrier */
 };
 
 /* Buffers of one (collective, size) measurement. */
@@ -143,6 +158,8 @@ static int usage(int rank)
                 "                  order favours a fixed root\n"
                 "  --impl NAME     label of the first CSV column (default: from MPI_Get_library_version)\n"
                 "  --read-results  every rank reads its results after each call (untimed)\n"
+                "  --start S       'barrier' (default): an MPI_Barrier before each call; 'scheduled':\n"
+                "                  each call starts at a time common to all ranks (one node only)\n"
                 "  --validate      check results instead of timing; exit status 1 on a failure\n"
                 "  --no-header     omit the CSV header line\n"
                 "  -n              no timer-cost correction\n");
@@ -290,6 +307,8 @@ static int parse_args(int argc, char **argv, struct options *o, int rank)
                 o->header = 0;
             else if (!strcmp(a, "--read-results"))
                 o->read_results = 1;
+            else if (!strcmp(a, "--start") && v && (!strcmp(v, "barrier") || !strcmp(v, "scheduled")))
+                o->scheduled = !strcmp(v, "scheduled"), takes = 1;
             else if (!strcmp(a, "-n"))
                 o->timer_correction = 0;
             else if (!strcmp(a, "-h") || !strcmp(a, "--help"))
@@ -474,17 +493,35 @@ static unsigned char read_results(const struct call *k, const struct bufs *b)
     return x;
 }
 
-/* Runs `n` barrier-separated calls; returns this rank's summed call time.
- * With `each`, also stores every call's time there. */
-static double timed_calls(const struct call *kk, struct bufs *b, int n, int iter0, double timer_cost, double *each)
+/* Runs `n` barrier-separated calls (period 0) or calls started `period`
+ * seconds apart at times common to all ranks (--start scheduled; `late`
+ * counts this rank's calls that it reached after their start time);
+ * returns this rank's summed call time. With `each`, also stores every
+ * call's time there. */
+static double timed_calls(const struct call *kk, struct bufs *b, int n, int iter0, double timer_cost, double *each,
+                          double period, long *late)
 {
     struct call call = *kk, *k = &call;
-    double total = 0;
+    double total = 0, base = 0;
+    if (period > 0) {
+        /* Far enough ahead for every rank to have the time before it comes. */
+        MPI_Barrier(MPI_COMM_WORLD);
+        base = now() + 200e-6;
+        MPI_Bcast(&base, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    }
     for (int i = 0; i < n; i++) {
         if (k->rotate_root)
             k->root = (iter0 + i) % k->size;
         rewrite_send(k, b, iter0 + i);
-        MPI_Barrier(MPI_COMM_WORLD);
+        if (period > 0) {
+            const double start = base + i * period;
+            if (now() > start)
+                ++*late;
+            while (now() < start)
+                ;
+        } else {
+            MPI_Barrier(MPI_COMM_WORLD);
+        }
         double t0 = now();
         do_call(k, b);
         double t1 = now();
@@ -503,11 +540,16 @@ static double timed_calls(const struct call *kk, struct bufs *b, int n, int iter
 static double warm_up(const struct call *k, struct bufs *b, int n, int iter0, double timer_cost)
 {
     double *each = malloc((size_t)n * sizeof *each);
-    timed_calls(k, b, n, iter0, timer_cost, each);
+    timed_calls(k, b, n, iter0, timer_cost, each, 0, NULL);
     double mine = median(each, n), agreed = 0;
     free(each);
     MPI_Allreduce(&mine, &agreed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     return agreed > 1e-8 ? agreed : 1e-8;
+}
+
+static double max_d(double a, double b)
+{
+    return a > b ? a : b;
 }
 
 static int clamp_int(double v, int lo, int hi)
@@ -532,12 +574,28 @@ static void measure(const struct options *o, struct call *k, size_t bytes, doubl
     int warm = o->warmup >= 0 ? o->warmup : clamp_int(target / 4 / per_call, 2, 1000);
     if (warm > 0)
         per_call = warm_up(k, &b, warm, probes, timer_cost);
-    int iters = o->iters > 0 ? o->iters : clamp_int(target / per_call, o->min_iters, o->max_iters);
+    /* --start scheduled: the period between calls' start times, from the
+     * slowest rank's call and its rewrite of the send buffer (timed here,
+     * the largest of three). */
+    double period = 0, rewrite = 0;
+    long late = 0;
+    if (o->scheduled) {
+        double mine_rw = 0;
+        for (int i = 0; i < 3; i++) {
+            const double t = now();
+            rewrite_send(k, &b, probes + warm + i);
+            mine_rw = max_d(mine_rw, now() - t);
+        }
+        MPI_Allreduce(&mine_rw, &rewrite, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        period = 2 * (per_call + rewrite) + 5e-6;
+    }
+    int iters = o->iters > 0 ? o->iters
+                             : clamp_int(target / (period > 0 ? period : per_call), o->min_iters, o->max_iters);
 
     double *avg = malloc((size_t)o->reps * sizeof *avg), *mx = malloc((size_t)o->reps * sizeof *mx);
     int done = probes + warm;
     for (int r = 0; r < o->reps; r++) {
-        double mine = timed_calls(k, &b, iters, done, timer_cost, NULL) / iters;
+        double mine = timed_calls(k, &b, iters, done, timer_cost, NULL, period, &late) / iters;
         done += iters;
         double sum = 0, max = 0;
         MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -546,8 +604,23 @@ static void measure(const struct options *o, struct call *k, size_t bytes, doubl
         mx[r] = max;
         /* A warm-up disturbed by the machine can leave far too few
          * iterations: re-size from this repetition (all ranks know `max`). */
-        if (o->iters == 0 && max > 0 && (iters * max < target / 4 || iters * max > target * 4))
+        if (period > 0 && max > 0) {
+            /* Calls slower than the warm-up's: a longer period, so that the
+             * next repetition's ranks are there before its start times. */
+            period = max_d(period, 2 * (max + rewrite) + 5e-6);
+            if (o->iters == 0)
+                iters = clamp_int(target / period, o->min_iters, o->max_iters);
+        } else if (o->iters == 0 && max > 0 && (iters * max < target / 4 || iters * max > target * 4)) {
             iters = clamp_int(target / max, o->min_iters, o->max_iters);
+        }
+    }
+    if (o->scheduled) {
+        long all_late = 0;
+        MPI_Reduce(&late, &all_late, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        const double calls = (double)o->reps * iters * k->size;
+        if (k->rank == 0 && all_late > 0.01 * calls)
+            fprintf(stderr, "coll_bench: --start scheduled: %ld of about %.0f calls of %s at %zu B started late\n",
+                    all_late, calls, coll_names[k->coll], k->bytes);
     }
     if (k->rank == 0) {
         printf("%s,%s,%zu,%d,%.3f,%.3f,%d\n", o->impl, coll_names[k->coll], k->bytes, k->size,
@@ -788,11 +861,15 @@ int main(int argc, char **argv)
         if (o.validate)
             printf("# coll_bench: %s, %d ranks, validation (3 calls per collective and size)\n", o.impl, size);
         else
-            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s%s%s\n",
+            printf("# coll_bench: %s, %d ranks, timing, %d repetitions of %s %.1f ms, timer cost %.1f ns %s%s%s%s\n",
                    o.impl, size, o.reps, o.iters ? "fixed iterations, not" : "about", o.time_ms, 1e9 * timer_cost,
                    o.timer_correction ? "(subtracted)" : "(not subtracted)",
                    o.read_results ? ", results read after each call" : "",
-                   o.rotate_root ? ", root rotating over the ranks" : "");
+                   o.rotate_root ? ", root rotating over the ranks" : "",
+                   o.scheduled ? ", calls started at common times (no barrier)" : "");
+        if (o.scheduled && !o.validate && size > sysconf(_SC_NPROCESSORS_ONLN))
+            fprintf(stderr, "coll_bench: --start scheduled with more ranks than CPUs: ranks waiting for a start "
+                            "time keep the CPUs others need, and the times mean little\n");
         if (!o.validate)
             printf("impl,collective,bytes,ranks,avg_us,max_us,iters\n");
         fflush(stdout);

@@ -29,6 +29,10 @@
 #   --read-results    every rank reads its receive buffer after each timed
 #                     call (untimed; coll_bench --read-results), so lines that
 #                     senders stored into do not stay in their caches
+#   --start S         'barrier' (default) or 'scheduled': every call of every
+#                     implementation starts at a time common to all ranks
+#                     instead of after an MPI_Barrier (coll_bench --start;
+#                     one node only; docs/model.md, "The benchmark's entry skew")
 #   --impls LIST      subset of hmpi,ompi,mpich (default: all installed)
 #   --no-algorithms   skip the per-algorithm HMPI runs
 #   --validate        first run coll_bench --validate under every
@@ -88,6 +92,7 @@ colls="barrier,bcast,reduce,allreduce,reduce_scatter_block,reduce_scatter,allgat
 size_args=()
 time_args=()
 read_args=()
+start_args=()
 root_args=()
 rounds=1
 quick=0
@@ -112,6 +117,7 @@ while [ $# -gt 0 ]; do
     --rounds) need "$1" $#; rounds=$2; shift ;;
     --quick) quick=1 ;;
     --read-results) read_args=(--read-results) ;;
+    --start) need "$1" $#; start_args=(--start "$2"); shift ;;
     --root) need "$1" $#; root_args=(--root "$2"); shift ;;
     --impls) need "$1" $#; impl_filter=$2; shift ;;
     --no-algorithms) algorithms=0 ;;
@@ -161,7 +167,9 @@ want() { case ",$impl_filter," in *",$1,"*) return 0 ;; esac; return 1; }
 cores=$(nproc)
 echo "# bench/coll/run.sh $(date -u '+%Y-%m-%d %H:%M:%S UTC') on $(uname -n), $cores cores," \
     "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-echo "# np $np, collectives $colls, sizes ${size_args[*]:-8..16M}, timing ${time_args[*]:-default}${read_args[*]:+, results read}${root_args[*]:+, root ${root_args[1]}}, rounds $rounds"
+echo "# np $np, collectives $colls, sizes ${size_args[*]:-8..16M}, timing ${time_args[*]:-default}$(
+    )${read_args[*]:+, results read}${start_args[*]:+, start ${start_args[1]}}$(
+    )${root_args[*]:+, root ${root_args[1]}}, rounds $rounds"
 echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v c="$cores" 'BEGIN { exit !(l > c / 2) }' &&
     echo "# WARNING: the machine is already busy; the numbers will be noisy"
@@ -332,7 +340,7 @@ for ((round = 0; round < rounds; round++)); do
             [ -n "$e" ] && envs=("$e")
             before=$(probe)
             if run_one "$label" "$impl" "$coll" "${envs[@]}" -- --no-header "${size_args[@]}" "${time_args[@]}" \
-                "${read_args[@]}" "${root_args[@]}"; then
+                "${read_args[@]}" "${start_args[@]}" "${root_args[@]}"; then
                 after=$(probe)
                 f="$rawdir/${label//:/-}.$coll.r$round.out"
                 grep -v '^#' "$f" | sed "s/\$/,$round,$before,$after/" >>"$csv"
