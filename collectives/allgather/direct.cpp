@@ -12,7 +12,8 @@
 //
 // Model cost: the P ranks copy P - 1 blocks each at once, then one flag
 // round: a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1;
-// working set P^2 m bytes).
+// working set P^2 m bytes); + c_alpha m for the rank's copy of its own block
+// first, once the working set leaves the L2s (own_block_copy_cost, cost.hpp).
 //
 // Flags: flag 1 step 1 = "I have read every contribution".
 #include "collectives/allgather/allgather.hpp"
@@ -46,7 +47,8 @@ double allgather_direct_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a +
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + own_block_copy_cost(q, ws) +
+           q.params.alpha.a +
            all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
 }
 

@@ -14,12 +14,12 @@
 // wrote them instead. Non-temporal stores once the P receive buffers outgrow
 // the cache (YHCCL Algorithm 1), as direct.
 //
-// Model cost: push alltoall's (push.cpp there), whose copies these are with
-// every block the same: a + X P (P - 1) m + a_alpha + Y ((a, C) = alpha, or
-// beta when s > 1), X = push_line where the profile has it and a rank's
-// 2 P m bytes fit its L2, push_line_beyond past it within the cache, else
-// C (all_push_step_cost); Y =
-// all_poll_excess. Unlike tiled_push's (no fold to hide under), the pushes
+// Model cost: push alltoall's (push.cpp there, its own block included),
+// whose copies these are with every block the same: a + X P (P - 1) m +
+// a_alpha + Y ((a, C) = alpha, or beta when s > 1), X = push_line where the
+// profile has it and a rank's 2 P m bytes fit its L2, push_line_beyond past
+// it within the cache, else C (all_push_step_cost); Y = all_poll_excess.
+// Unlike tiled_push's (no fold to hide under), the pushes
 // are the whole work, so they are charged even into lines the rank holds.
 //
 // Flags: flag 1 step 1 = "I have written my block everywhere".

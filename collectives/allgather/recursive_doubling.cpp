@@ -13,7 +13,8 @@
 // per rank: the ring's volume in log2(P) dependent rounds instead of P - 1.
 //
 // Model cost: log2 P rounds, all P ranks copying (P - 1) m lines in all:
-// log2(P) a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1);
+// log2(P) a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1),
+// + c_alpha m for the own block placed first, past the L2s (own_block_copy_cost);
 // +infinity when P is not a power of two. Every line a rank writes into its
 // receive buffer was read by its partners in the previous call (they
 // copied those blocks out of it), so each store first invalidates their
@@ -73,7 +74,8 @@ double allgather_recursive_doubling_cost(const CostQuery& q) {
     // Every round reads a new partner's arguments.
     return ceil_log2(q.p()) * (busy_a(q, link, q.p()) + peer_args_cost(q, 1)) +
            congested_copy_line_cost(q, link, ws) * q.p() * lines +
-           q.params.alpha.a + copy_rewrite_cost(q, lines, q.bytes, q.bytes * static_cast<std::size_t>(q.p()));
+           own_block_copy_cost(q, ws) + q.params.alpha.a +
+           copy_rewrite_cost(q, lines, q.bytes, q.bytes * static_cast<std::size_t>(q.p()));
 }
 
 }  // namespace hmpi::coll

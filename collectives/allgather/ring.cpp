@@ -13,7 +13,8 @@
 // neighbours.
 //
 // Model cost: P - 1 dependent rounds in which all P ranks copy one block:
-// (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1).
+// (P - 1) (a + C P m) + a_alpha ((a, C) = alpha, or beta when s > 1);
+// + c_alpha m for round 0's own block past the L2s (own_block_copy_cost).
 // The a of these steps is busy_a(p) = a + step_overhead + busy_step
 // (p - 2) (params.hpp): every rank takes them at the same time. The right
 // neighbour copied every block out of this rank's receive buffer in the
@@ -56,7 +57,7 @@ double allgather_ring_cost(const CostQuery& q) {
     // The successor copied these blocks out of this rank's receive buffer
     // in the previous call (recursive_doubling.cpp).
     // Every round reads the left neighbour's arguments: from the cache after the first.
-    return (q.p() - 1) * round + q.params.alpha.a + peer_args_cost(q, 1) +
+    return (q.p() - 1) * round + own_block_copy_cost(q, ws) + q.params.alpha.a + peer_args_cost(q, 1) +
            copy_rewrite_cost(q, (q.p() - 1) * q.m(), q.bytes, q.bytes * static_cast<std::size_t>(q.p()));
 }
 

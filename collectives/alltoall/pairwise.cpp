@@ -17,7 +17,8 @@
 //
 // Model cost: the P ranks each read P - 1 blocks at once (staggered, so
 // one reader per buffer at a time), then one flag round:
-// a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1).
+// a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1), + c_alpha m
+// for the rank's own block, copied first, past the L2s (own_block_copy_cost).
 //
 // Flags: flag 1 step 1 = "I have read every peer's block".
 #include "collectives/alltoall/alltoall.hpp"
@@ -54,7 +55,8 @@ double alltoall_pairwise_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + q.params.alpha.a +
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + own_block_copy_cost(q, ws) +
+           q.params.alpha.a +
            all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
 }
 

@@ -22,7 +22,8 @@
 // (stores of local lines into lines the receiver read since:
 // hmpi-calibrate's pushing ring), push_line_beyond past the L2 within the
 // cache (the same ring, larger), else C; Y = all_poll_excess (cost.hpp:
-// all_push_exchange_cost).
+// all_push_exchange_cost); + c_alpha m for the rank's own block, copied
+// first, past the L2s (own_block_copy_cost).
 // The in-place form's extra round (the receivers' "ready") is not charged:
 // the model does not see MPI_IN_PLACE. Up to stop 17 every call was
 // charged that round (2 a_alpha): at 2 ranks on the 2-core EPYC push and

@@ -8,7 +8,8 @@
 // broadcast of Li, Hoefler et al. (Section 2.2): one copy per block, no
 // intermediate buffer. Cost: the root's P - 1 copies serialized on one
 // core, then its "done" flag round:
-//   a + (P - 1) c m + a_alpha
+//   a + (P - 1) c m + a_alpha (+ c_alpha m for the root's own block, copied
+// first, once the working set leaves the L2s: own_block_copy_cost, cost.hpp)
 // with (a, c) = alpha when s == 1, beta across cache domains; working set
 // P m bytes. Non-roots pay one flag write and one flag read.
 //
@@ -42,8 +43,8 @@ double gather_direct_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // The root reads every other rank's arguments, one after another.
-    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + peer_args_sweep_cost(q, q.p() - 1) +
-           q.params.alpha.a;
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + own_block_copy_cost(q, ws) +
+           peer_args_sweep_cost(q, q.p() - 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

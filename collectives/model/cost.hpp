@@ -94,6 +94,13 @@ double slice_near_excess(const CostQuery& c, double m) noexcept;
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
 double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // c or c_mem
+// A rank's copy of its own block from its send buffer into its receive
+// buffer where it comes before the rank's other copies, serially (every
+// rank's in Allgather and Alltoall, the root's in direct Gather and push
+// Scatter): c_alpha (or c_mem) a line of the block once the working set `ws`
+// leaves the L2s; within them nothing (a copy within one core's caches,
+// not measured). docs/model.md, "The own block's copy".
+double own_block_copy_cost(const CostQuery& c, std::size_t ws) noexcept;
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
 // The same for a reduction into a third buffer (out = in op in2, reduce_data3:
 // every dissemination step, the first fold of a chain into a result): r or

@@ -9,7 +9,8 @@
 // the root's P - 1 copies serialized on one core, each written into the
 // receiver's memory (the receiver's cache takes the lines when it reads
 // them), between the receivers' "ready" and the root's "done" rounds:
-//   a + (P - 1) c m + 2 a_alpha
+//   a + (P - 1) c m + 2 a_alpha (+ c_alpha m for the root's own block, copied
+//   first, past the L2s: own_block_copy_cost, cost.hpp)
 // with (a, c) = alpha when s == 1, beta across cache domains. Better than the pulling form only
 // when receivers are busy elsewhere (nonblocking scatter), since the
 // root's core does all the work.
@@ -50,8 +51,8 @@ double scatter_push_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // The root reads every other rank's arguments, one after another.
-    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + peer_args_sweep_cost(q, q.p() - 1) +
-           2 * q.params.alpha.a;
+    return link.a + (q.p() - 1) * copy_line_cost(q, link, ws) * q.m() + own_block_copy_cost(q, ws) +
+           peer_args_sweep_cost(q, q.p() - 1) + 2 * q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

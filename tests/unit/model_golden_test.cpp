@@ -1442,6 +1442,42 @@ TEST_CASE("near_line: one-reader steps whose source waits pay it; plain steps an
     CHECK(more(CollKind::bcast, sixteen, 32768, "pipelined") == doctest::Approx(0.0));
 }
 
+TEST_CASE("own block: a rank's copy of its own block costs c_alpha a line once the working set leaves the L2s") {
+    // Every Allgather and Alltoall rank, and the root of direct Gather and
+    // push Scatter, copy their own block before their other copies
+    // (docs/model.md, "The own block's copy"): c_alpha a line of the block
+    // past the L2s, nothing within them. Counted as the prediction's
+    // derivative in c_alpha, in lines of the block: the own block's 1 past
+    // the L2s, plus the peer's block where a formula moves it at c_alpha too
+    // (direct and ring Allgather and pairwise Alltoall, max(c, C t) = c with
+    // these parameters; the roots' copies of direct Gather and push
+    // Scatter; recursive_doubling and the pushes move it at other rates).
+    ModelParams base = made_up_params(), more = made_up_params();
+    more.alpha.c += 1.0;
+    const CommTopology two = machine(1, 2);  // L2 512 KiB
+    const std::size_t big = 4u << 20, small = 16384;  // past the L2s; within them
+    auto lines_at_c = [&](CollKind k, std::size_t bytes, const char* name) {
+        return (predicted(k, more, two, bytes, name) - predicted(k, base, two, bytes, name)) /
+               static_cast<double>(bytes / 64);
+    };
+    struct Case {
+        CollKind kind;
+        const char* name;
+        double peer;  // lines of the peer's block at c_alpha, per line of a block
+    };
+    for (const Case& c : {Case{CollKind::allgather, "direct", 1}, Case{CollKind::allgather, "ring", 1},
+                          Case{CollKind::allgather, "recursive_doubling", 0}, Case{CollKind::allgather, "push", 0},
+                          Case{CollKind::alltoall, "pairwise", 1}, Case{CollKind::alltoall, "push", 0},
+                          Case{CollKind::gather, "direct", 1}, Case{CollKind::scatter, "push", 1}}) {
+        INFO(coll_name(c.kind), " ", c.name);
+        CHECK(lines_at_c(c.kind, big, c.name) == doctest::Approx(c.peer + 1));
+        CHECK(lines_at_c(c.kind, small, c.name) == doctest::Approx(c.peer));
+    }
+    // Direct Scatter's root copies its own block while its reader pulls:
+    // not serial, not charged (docs/model.md, "Where the excess is charged").
+    CHECK(lines_at_c(CollKind::scatter, big, "direct") == doctest::Approx(1.0));
+}
+
 TEST_CASE("a broadcast across one-rank domains is one stage, whatever it is called") {
     // With one rank per domain every leader reads the root itself
     // (result_bcast, Bcast two_stage): the same steps as one-stage, so the
