@@ -34,21 +34,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "../bench_common.h"
 
 enum coll { C_ALLREDUCE, C_REDUCE, C_BCAST, C_BARRIER, C_SCATTER, C_GATHER };
 
 static double now_ns(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return 1e9 * now();
 }
 
 static int call(enum coll c, double *send, double *recv, int n, int root)
@@ -124,9 +117,8 @@ static void run(enum coll c, const char *name, int bytes, int iters, int delay_r
                 offset[it] = all[(size_t)r * 2 * iters + 2 * it] - earliest;
                 first += who == r;
             }
-            qsort(offset, (size_t)iters, sizeof *offset, cmp_double);
             printf("%s,%d,%d,%.0f,%d,%.3f,%.0f,%.3f,%.3f\n", name, bytes, delay_rank, delay_ns, r, call_us[r],
-                   offset[iters / 2], (double)first / iters, mean_all);
+                   median(offset, iters), (double)first / iters, mean_all);
         }
         fflush(stdout);
         free(offset);
