@@ -48,8 +48,7 @@ double allgather_direct_cost(const CostQuery& q) {
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
     return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + own_block_copy_cost(q, ws) +
-           q.params.alpha.a +
-           all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
+           q.params.alpha.a + all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
 }
 
 }  // namespace hmpi::coll

@@ -94,13 +94,6 @@ double slice_near_excess(const CostQuery& c, double m) noexcept;
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // b or b_mem
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // B or B_mem
 double copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;       // c or c_mem
-// A rank's copy of its own block from its send buffer into its receive
-// buffer where it comes before the rank's other copies, serially (every
-// rank's in Allgather and Alltoall, the root's in direct Gather and push
-// Scatter): c_alpha (or c_mem) a line of the block once the working set `ws`
-// leaves the L2s; within them nothing (a copy within one core's caches,
-// not measured). docs/model.md, "The own block's copy".
-double own_block_copy_cost(const CostQuery& c, std::size_t ws) noexcept;
 double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept;  // C or C_mem
 // The same for a reduction into a third buffer (out = in op in2, reduce_data3:
 // every dissemination step, the first fold of a chain into a result): r or
@@ -175,8 +168,16 @@ double all_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t
 // others' receive buffers, then waiting for every rank (push Alltoall, push
 // Allgather): all_push_step_cost over (p - 1) m lines, a rank's own
 // data its 2 p m bytes (send and receive buffers), working set p^2 m; then
-// a_alpha + Y for the closing wait and the p - 1 peers' arguments swept.
+// a_alpha + Y for the closing wait and the p - 1 peers' arguments swept,
+// and its own block's copy (own_block_copy_cost, below).
 double all_push_exchange_cost(const CostQuery& q) noexcept;
+// A rank's copy of its own block from its send buffer into its receive
+// buffer where it comes before the rank's other copies, serially (every
+// rank's in Allgather and Alltoall, the root's in direct Gather and push
+// Scatter): c_alpha (or c_mem) a line of the block once the working set `ws`
+// leaves the L2s; within them nothing (a copy within one core's caches,
+// not measured). docs/model.md, "The own block's copy".
+double own_block_copy_cost(const CostQuery& c, std::size_t ws) noexcept;
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:
