@@ -24,10 +24,14 @@ R=$repo/docs/results
 # (...f19: the run's profile as format 19, made from its calibration's log
 # by profile19.py; ...f18: the run's profile as format 18, made from its calibration's log
 # by profile18.py; s50np2s and s51np2f17: format 17 profiles of the same
-# calibrations as s50np2f18 and s51np2, to compare the two models)
+# calibrations as s50np2f18 and s51np2, to compare the two models;
+# s55np2r and s55np2sr: s55np2 and s55np2s with the split at the L2 that
+# hmpi-calibrate makes of the same log since stop 56, profile-split.txt)
 runs=(
   "s55np2|$R/collectives-np2/stop55/barrier/s55np2.csv.gz|$R/collectives-np2/stop55/barrier/profile.txt|$R/collectives-np2/stop55/barrier/s55np2.notes|2|1x2,l2=2M,l3=260M"
   "s55np2s|$R/collectives-np2/stop55/scheduled/s55np2s.csv.gz|$R/collectives-np2/stop55/barrier/profile.txt|$R/collectives-np2/stop55/scheduled/s55np2s.notes|2|1x2,l2=2M,l3=260M"
+  "s55np2r|$R/collectives-np2/stop55/barrier/s55np2.csv.gz|$R/collectives-np2/stop55/barrier/profile-split.txt|$R/collectives-np2/stop55/barrier/s55np2.notes|2|1x2,l2=2M,l3=260M"
+  "s55np2sr|$R/collectives-np2/stop55/scheduled/s55np2s.csv.gz|$R/collectives-np2/stop55/barrier/profile-split.txt|$R/collectives-np2/stop55/scheduled/s55np2s.notes|2|1x2,l2=2M,l3=260M"
   "s54np2|$R/collectives-np2/stop54/s54np2.csv.gz|$R/collectives-np2/stop54/profile.txt|$R/collectives-np2/stop54/s54np2.notes|2|1x2,l2=2M,l3=260M"
   "s54np2b|$R/collectives-np2/stop54/run2/s54np2b.csv.gz|$R/collectives-np2/stop54/run2/profile.txt|$R/collectives-np2/stop54/run2/s54np2b.notes|2|1x2,l2=2M,l3=260M"
   "s53np2d|$R/collectives-np2/stop53/full/s53np2d.csv.gz|$R/collectives-np2/stop53/full/profile.txt|$R/collectives-np2/stop53/full/s53np2d.notes|2|1x2,l2=2M,l3=260M"

@@ -6,9 +6,13 @@
 
 #include "tools/hmpi-calibrate/measure.hpp"
 
+using hmpi::calibrate::interrupted_sizes;
+using hmpi::calibrate::L2Split;
+using hmpi::calibrate::robust_fit;
 using hmpi::calibrate::sizes_in_l2;
 using hmpi::calibrate::SliceSplit;
 using hmpi::calibrate::speed_changed;
+using hmpi::calibrate::split_at_l2;
 using hmpi::calibrate::split_slices_at_l2;
 
 TEST_CASE("the speed check flags a handoff that more than doubled or halved") {
@@ -37,6 +41,45 @@ TEST_CASE("a sweep's sizes in the L2: those within the limit, less the intercept
     iy.clear();
     CHECK_FALSE(sizes_in_l2({1024, 2048}, {100, 200}, 3 * 64.0, 0.75 * (1 << 20), 1 << 20, 0.0, ix, iy));
     CHECK(ix.size() == 2);
+}
+
+TEST_CASE("a sweep's sizes off a straight line are not interrupted ones: the split at the L2 keeps them") {
+    // Stop 55's third-buffer reduction sweep on the 2-core guest
+    // (docs/results/collectives-np2/stop55/barrier/calibrate.log.gz): lines, ns a step.
+    const std::vector<double> x = {1,    2,    4,    8,     16,    32,    64,     128,    256,    512,
+                                   1024, 2048, 4096, 8192,  16384, 32768, 65536, 131072, 174762};
+    std::vector<double> y = {143.5,  143.5,   162.5,   231.5,    293.5,    431.5,    671.5,
+                             1195.5, 2211.5,  4181.5,  6885.5,   11695.5,  17718.5,  32332.5,
+                             99904.5, 232860.5, 464292.0, 919405.5, 1228109.5};
+    const double a = 155.156;
+    // A line fitted to all of them misses 4096 and 8192 lines by more than
+    // half and leaves them out; none was interrupted.
+    double fa = 0, fb = 0;
+    std::vector<double> dropped;
+    robust_fit(x, y, &fa, &fb, &dropped);
+    CHECK(dropped == std::vector<double>{8192, 4096});
+    CHECK(interrupted_sizes(x, y, a).empty());
+    // With them, the in-L2 sizes' largest three (3 buffers of 8192 lines
+    // take 1.5 MiB: half of each 2 MiB L2 at most) give r_l2 3.39 ns a
+    // line; without them 512-2048 lines gave 4.86 (the profile stop 55 ran with).
+    const L2Split with = split_at_l2(x, y, a, 3, 2u << 20);
+    REQUIRE(with.found);
+    CHECK(with.l2 == doctest::Approx(3.389).epsilon(0.001));
+    std::vector<double> kx, ky;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (x[i] != 4096 && x[i] != 8192) {
+            kx.push_back(x[i]);
+            ky.push_back(y[i]);
+        }
+    CHECK(split_at_l2(kx, ky, a, 3, 2u << 20).l2 == doctest::Approx(4.864).epsilon(0.001));
+    // An interrupted size, in the L2s or past them, is found.
+    y[13] *= 25;
+    y[16] *= 20;
+    CHECK(interrupted_sizes(x, y, a) == std::vector<double>{8192, 65536});
+    // A small size interrupted too: its step less a is far above the others'.
+    y[4] = 2000;
+    CHECK(interrupted_sizes(x, y, a) == std::vector<double>{16, 8192, 65536});
+    CHECK(interrupted_sizes({}, {}, a).empty());
 }
 
 TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and its first lines' excess") {

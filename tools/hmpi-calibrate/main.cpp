@@ -161,29 +161,6 @@ Rounds rounds_for(const Plan& plan, const std::vector<std::size_t>& lines) {
     return r;
 }
 
-// fit_line, then again without the sizes the first fit misses by more than
-// half (a size whose every round was interrupted on a loaded machine);
-// `dropped` gets their lines. Keeps at least three sizes.
-double robust_fit(std::vector<double> x, std::vector<double> y, double* a, double* b, std::vector<double>* dropped) {
-    double err = fit_line(x, y, a, b);
-    for (int pass = 0; pass < 2 && err > 0.5; ++pass) {
-        std::vector<double> kx, ky;
-        for (std::size_t i = 0; i < x.size(); ++i) {
-            if (std::fabs(y[i] - (*a + *b * x[i])) / y[i] <= 0.5) {
-                kx.push_back(x[i]);
-                ky.push_back(y[i]);
-            } else {
-                dropped->push_back(x[i]);
-            }
-        }
-        if (kx.size() < 3 || kx.size() == x.size()) break;
-        x = kx;
-        y = ky;
-        err = fit_line(x, y, a, b);
-    }
-    return err;
-}
-
 std::string joined(const std::vector<double>& v) {
     std::string s;
     for (double d : v) s += (s.empty() ? "" : ", ") + std::to_string(static_cast<long long>(d));
@@ -245,39 +222,6 @@ struct LinkResult {
     std::vector<std::string> notes;
 };
 
-// Where a one-reader sweep's lines are (docs/model.md, "Where a step's
-// lines are"): sizes whose data take at most half an L2 per core (the
-// pair's `buffers` buffers over its two cores) are in the L2s; from a
-// whole L2 per core on, past them. Over the in-L2 sizes the step less a is
-// near_line min(m, near_lines) + l2 m: its largest three sizes (all past
-// near_lines) give l2 and near_line near_lines as a line's slope and
-// intercept, and sizes of 32-256 lines (all within near_lines) near_line as
-// the median of (step - a)/m - l2. Needs six sizes in the L2s and one past.
-struct L2Split {
-    bool found = false;
-    double l2 = 0, excess = 0, near_line = 0;
-};
-L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
-                    std::size_t l2_bytes) {
-    L2Split s;
-    if (l2_bytes == 0) return s;
-    std::vector<double> ix, iy;
-    // A pair's data, per core (half of its `buffers` a core).
-    const bool beyond = sizes_in_l2(x, y, buffers * static_cast<double>(kLine) / 2,
-                                    static_cast<double>(l2_bytes) / 2, l2_bytes, a, ix, iy);
-    if (ix.size() < 6 || !beyond) return s;
-    const TopLine top = fit_top_three(ix, iy);
-    if (!top.rising) return s;
-    s.found = true;
-    s.l2 = top.slope;
-    s.excess = top.mean_y - s.l2 * top.mean_x;
-    std::vector<double> small;
-    for (std::size_t i = 0; i < ix.size(); ++i)
-        if (ix[i] >= 32 && ix[i] <= 256) small.push_back(iy[i] / ix[i] - s.l2);
-    if (!small.empty()) s.near_line = median_of(std::move(small));
-    return s;
-}
-
 // Lines per buffer so that `buffers` buffers make working set `ws`.
 std::size_t lines_for(std::size_t ws, std::size_t buffers) { return std::max<std::size_t>(ws / (buffers * kLine), 1); }
 
@@ -322,15 +266,23 @@ void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const Kern
     // the reduction itself, which is measured first).
     const double split_a = reduce ? (a > 0 ? a : std::max(y.front() - b, res.handoff)) : res.cost.a;
     if (k.kernel != Kernel::reduce3_slices) {
-        // Without the sizes the fit left out (interrupted rounds): under
-        // load, two of four sizes past the L2 once measured 20-40x the
-        // others and made their median b 75 ns a line.
-        std::vector<double> kx, ky;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (std::find(dropped.begin(), dropped.end(), x[i]) == dropped.end()) {
-                kx.push_back(x[i]);
-                ky.push_back(y[i]);
-            }
+        // Without the interrupted sizes: under load, two of four sizes past
+        // the L2 once measured 20-40x the others and made their median b 75
+        // ns a line. Not without every size the straight fit left out: at
+        // stop 55 that took 4096 and 8192 lines, the in-L2 slope's largest
+        // sizes, and r_l2 came out 4.86 ns a line against 3.39 with them.
+        const std::vector<double> interrupted = interrupted_sizes(x, y, split_a);
+        std::vector<double> kx, ky, back;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const bool out = std::find(interrupted.begin(), interrupted.end(), x[i]) != interrupted.end();
+            if (out) continue;
+            kx.push_back(x[i]);
+            ky.push_back(y[i]);
+            if (std::find(dropped.begin(), dropped.end(), x[i]) != dropped.end()) back.push_back(x[i]);
+        }
+        if (!back.empty())
+            progress("%s: kept for the split at the L2 (off the straight fit, not interrupted): m = %s lines",
+                     link.name.c_str(), joined(back).c_str());
         const L2Split s = split_at_l2(kx, ky, split_a, k.buffers, plan.l2_bytes);
         LinkResult::Split& out = res.split[k.index];
         out.found = s.found;

@@ -925,6 +925,60 @@ bool sizes_in_l2(const std::vector<double>& x, const std::vector<double>& y, dou
     return beyond;
 }
 
+double robust_fit(std::vector<double> x, std::vector<double> y, double* a, double* b, std::vector<double>* dropped) {
+    double err = fit_line(x, y, a, b);
+    for (int pass = 0; pass < 2 && err > 0.5; ++pass) {
+        std::vector<double> kx, ky;
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            if (std::fabs(y[i] - (*a + *b * x[i])) / y[i] <= 0.5) {
+                kx.push_back(x[i]);
+                ky.push_back(y[i]);
+            } else {
+                dropped->push_back(x[i]);
+            }
+        }
+        if (kx.size() < 3 || kx.size() == x.size()) break;
+        x = kx;
+        y = ky;
+        err = fit_line(x, y, a, b);
+    }
+    return err;
+}
+
+L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
+                    std::size_t l2_bytes) {
+    L2Split s;
+    if (l2_bytes == 0) return s;
+    std::vector<double> ix, iy;
+    // A pair's data, per core (half of its `buffers` a core).
+    const bool beyond = sizes_in_l2(x, y, buffers * static_cast<double>(kLine) / 2,
+                                    static_cast<double>(l2_bytes) / 2, l2_bytes, a, ix, iy);
+    if (ix.size() < 6 || !beyond) return s;
+    const TopLine top = fit_top_three(ix, iy);
+    if (!top.rising) return s;
+    s.found = true;
+    s.l2 = top.slope;
+    s.excess = top.mean_y - s.l2 * top.mean_x;
+    std::vector<double> small;
+    for (std::size_t i = 0; i < ix.size(); ++i)
+        if (ix[i] >= 32 && ix[i] <= 256) small.push_back(iy[i] / ix[i] - s.l2);
+    if (!small.empty()) s.near_line = median(std::move(small));
+    return s;
+}
+
+std::vector<double> interrupted_sizes(const std::vector<double>& x, const std::vector<double>& y, double a) {
+    const std::size_t n = std::min(x.size(), y.size());
+    std::vector<double> per_line;
+    for (std::size_t i = 0; i < n; ++i)
+        if (x[i] >= 32) per_line.push_back((y[i] - a) / x[i]);
+    std::vector<double> out;
+    if (per_line.empty()) return out;
+    const double limit = 3 * median(std::move(per_line));
+    for (std::size_t i = 0; i < n; ++i)
+        if (x[i] > 0 && (y[i] - a) / x[i] > limit) out.push_back(x[i]);
+    return out;
+}
+
 SliceSplit split_slices_at_l2(const std::vector<double>& x, const std::vector<double>& y, int buffers,
                               std::size_t l2_bytes, double share) {
     SliceSplit s;

@@ -116,6 +116,30 @@ TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y
 bool sizes_in_l2(const std::vector<double>& x, const std::vector<double>& y, double line_bytes, double within,
                  std::size_t l2_bytes, double minus, std::vector<double>& ix, std::vector<double>& iy);
 
+// Where a one-reader sweep's lines are (docs/model.md, "Where a step's
+// lines are"): sizes whose data take at most half an L2 per core (the
+// pair's `buffers` buffers over its two cores) are in the L2s; from a
+// whole L2 per core on, past them. Over the in-L2 sizes the step less a is
+// near_line min(m, near_lines) + l2 m: its largest three sizes (all past
+// near_lines) give l2 and near_line near_lines as a line's slope and
+// intercept, and sizes of 32-256 lines (all within near_lines) near_line as
+// the median of (step - a)/m - l2. Needs six sizes in the L2s and one past.
+struct L2Split {
+    bool found = false;
+    double l2 = 0, excess = 0, near_line = 0;
+};
+L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
+                    std::size_t l2_bytes);
+
+// Of a one-reader sweep's sizes (x lines, y ns a step), those whose rounds
+// were all interrupted: the step less `a`, per line, more than 3 times the
+// median of that over the sizes of 32 lines or more. The split at the L2
+// leaves out only these, not every size a straight fit misses by half: the
+// sweep's three slopes (docs/model.md, "Where a step's lines are") leave
+// sizes in the L2s about half off one line, where an interrupted size is
+// 20-40 times its neighbours.
+std::vector<double> interrupted_sizes(const std::vector<double>& x, const std::vector<double>& y, double a);
+
 // The slices ring split at the L2 (docs/model.md, "Slice folds in the
 // L2s"), over its sizes x (lines a thread) and steps y (ns): sizes whose
 // `buffers` buffers take at most `share` of an L2 a thread are in the L2s.
@@ -257,5 +281,10 @@ double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int ro
 // 1/y^2), so that one fit serves 1 line and megabytes alike. Returns the
 // largest relative residual.
 double fit_line(const std::vector<double>& x, const std::vector<double>& y, double* a, double* b);
+
+// fit_line, then again without the sizes the first fit misses by more than
+// half (a size whose every round was interrupted on a loaded machine);
+// `dropped` gets their lines. Keeps at least three sizes.
+double robust_fit(std::vector<double> x, std::vector<double> y, double* a, double* b, std::vector<double>* dropped);
 
 }  // namespace hmpi::calibrate
