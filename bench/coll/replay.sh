@@ -28,6 +28,8 @@ R=$repo/docs/results
 # s55np2r and s55np2sr: s55np2 and s55np2s with the split at the L2 that
 # hmpi-calibrate makes of the same log since stop 56, profile-split.txt)
 runs=(
+  "s56np2b|$R/collectives-np2/stop56/run2/s56np2b.csv.gz|$R/collectives-np2/stop56/run2/profile.txt|$R/collectives-np2/stop56/run2/s56np2b.notes|2|1x2,l2=2M,l3=260M"
+  "s56np2|$R/collectives-np2/stop56/run1/s56np2.csv.gz|$R/collectives-np2/stop56/run1/profile.txt|$R/collectives-np2/stop56/run1/s56np2.notes|2|1x2,l2=2M,l3=260M"
   "s55np2|$R/collectives-np2/stop55/barrier/s55np2.csv.gz|$R/collectives-np2/stop55/barrier/profile.txt|$R/collectives-np2/stop55/barrier/s55np2.notes|2|1x2,l2=2M,l3=260M"
   "s55np2s|$R/collectives-np2/stop55/scheduled/s55np2s.csv.gz|$R/collectives-np2/stop55/barrier/profile.txt|$R/collectives-np2/stop55/scheduled/s55np2s.notes|2|1x2,l2=2M,l3=260M"
   "s55np2r|$R/collectives-np2/stop55/barrier/s55np2.csv.gz|$R/collectives-np2/stop55/barrier/profile-split.txt|$R/collectives-np2/stop55/barrier/s55np2.notes|2|1x2,l2=2M,l3=260M"
