@@ -127,13 +127,6 @@ struct Plan {
 // Runs a sweep `passes` times (interleaving the sizes' repetitions, so that
 // a burst of other load hits one pass, not one size) and returns, per size,
 // the median across passes.
-// The median of `v` (not empty).
-double median_of(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-}
-
 template <class Sweep>
 std::vector<double> over_passes(int passes, Sweep sweep) {
     std::vector<std::vector<double>> all;
@@ -142,7 +135,7 @@ std::vector<double> over_passes(int passes, Sweep sweep) {
     for (std::size_t s = 0; s < med.size(); ++s) {
         std::vector<double> v;
         for (const auto& r : all) v.push_back(r[s]);
-        med[s] = median_of(std::move(v));
+        med[s] = median(std::move(v));
     }
     return med;
 }
@@ -274,8 +267,7 @@ void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const Kern
         const std::vector<double> interrupted = interrupted_sizes(x, y, split_a);
         std::vector<double> kx, ky, back;
         for (std::size_t i = 0; i < x.size(); ++i) {
-            const bool out = std::find(interrupted.begin(), interrupted.end(), x[i]) != interrupted.end();
-            if (out) continue;
+            if (std::find(interrupted.begin(), interrupted.end(), x[i]) != interrupted.end()) continue;
             kx.push_back(x[i]);
             ky.push_back(y[i]);
             if (std::find(dropped.begin(), dropped.end(), x[i]) != dropped.end()) back.push_back(x[i]);
@@ -452,7 +444,7 @@ void apply_l2_split(const LinkPlan& link, LinkResult& res) {
         const LinkResult::Split& s = res.split[k->index];
         std::vector<double> per;
         for (std::size_t i = 0; i < s.beyond_x.size(); ++i) per.push_back((s.beyond_y[i] - excess) / s.beyond_x[i]);
-        const double past = median_of(std::move(per));
+        const double past = median(std::move(per));
         if (past > 0) res.cost.*k->f_one = past;
         res.cost.*k->f_one_l2 = s.l2;
         progress("%s: %s = %.3f ns/line past the L2, %s_l2 = %.3f within", link.name.c_str(), k->one,
@@ -961,7 +953,7 @@ void measure_push_held_line(const Plan& plan, const std::vector<int>& ring, std:
     }
     // Pushes hidden under the fold measure about 0 (slightly either way):
     // kept at 0, which the model charges as before.
-    p->push_held_line = std::max(median_of(std::move(per)), 0.0);
+    p->push_held_line = std::max(median(std::move(per)), 0.0);
     notes.push_back("push_held_line: " + std::to_string(t) + " threads, median of " + std::to_string(plan.passes) +
                     " passes x " + std::to_string(rl.size()) + " sizes, " + std::to_string(rl.front() * kLine / 1024) +
                     ".." + std::to_string(rl.back() * kLine / 1024) + " KiB a thread's buffer");
@@ -1033,7 +1025,7 @@ void measure_peer_args(const Plan& plan, const std::vector<int>& ring, double ha
             direct.push_back(args_chase_round_trips(writer, reader, one, rounds_for(plan, one), false)[0]);
             diffs.push_back(chased.back() - direct.back());
         }
-        c = median_of(std::move(chased)), d = median_of(std::move(direct)), diff = median_of(std::move(diffs));
+        c = median(std::move(chased)), d = median(std::move(direct)), diff = median(std::move(diffs));
         if (d >= handoff) break;
         progress("peer_args: a direct round trip of %.1f ns is shorter than the flag handoff (%.1f ns): %s", d, handoff,
                  attempt < kPeerArgsAttempts ? "measuring again" : "giving up");

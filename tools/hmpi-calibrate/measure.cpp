@@ -46,13 +46,6 @@ inline void wait_reached(const SingleWriterFlag& f, std::uint64_t v) {
     while (!f.reached(v)) cpu_relax();
 }
 
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // Page-aligned buffer of `lines` cache lines, first touched (so placed in
 // memory) by the calling thread, as a rank's own buffers are.
 struct Buffer {
@@ -171,6 +164,13 @@ double span_over_threads(std::size_t t, Start start, End end) {
 }
 
 }  // namespace
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 Machine discover_machine() {
     Machine m;

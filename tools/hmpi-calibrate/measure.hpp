@@ -277,14 +277,19 @@ double copy_line_time(int core, std::size_t working_set, double budget_ns);
 // checked after the last round; a wrong one aborts.
 double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int rounds);
 
+// The median of `v`; 0 when it is empty.
+double median(std::vector<double> v);
+
 // Least squares fit of y = a + b x minimizing relative errors (weights
 // 1/y^2), so that one fit serves 1 line and megabytes alike. Returns the
 // largest relative residual.
 double fit_line(const std::vector<double>& x, const std::vector<double>& y, double* a, double* b);
 
 // fit_line, then again without the sizes the first fit misses by more than
-// half (a size whose every round was interrupted on a loaded machine);
-// `dropped` gets their lines. Keeps at least three sizes.
+// half (a size whose every round was interrupted on a loaded machine, or
+// one a straight line cannot follow: the split at the L2 takes
+// interrupted_sizes instead); `dropped` gets their lines. Keeps at least
+// three sizes.
 double robust_fit(std::vector<double> x, std::vector<double> y, double* a, double* b, std::vector<double>* dropped);
 
 }  // namespace hmpi::calibrate
