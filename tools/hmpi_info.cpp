@@ -231,6 +231,11 @@ void print_params(const ModelParams& p) {
         std::printf("  core_cache_bytes %zu (%.1f MiB one core keeps at cache speed)\n", p.core_cache_bytes,
                     static_cast<double>(p.core_cache_bytes) / (1 << 20));
     else std::printf("  core_cache_bytes [not in this profile: hwloc's cache sizes]\n");
+    if (p.nt_copy_from > 0)
+        std::printf("  nt_copy_from %zu (%.1f MiB a rank from which copies into result buffers store non-temporally; "
+                    "their lines at nt_copy_ratio %.3f of memcpy's)\n",
+                    p.nt_copy_from, static_cast<double>(p.nt_copy_from) / (1 << 20), p.nt_copy_ratio);
+    else std::printf("  nt_copy_from [not in this profile: non-temporal stores past the cache only]\n");
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,

@@ -14,6 +14,9 @@
 // round: a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1;
 // working set P^2 m bytes); + c_alpha m for the rank's copy of its own block
 // first, once the working set leaves the L2s (own_block_copy_cost, cost.hpp).
+// The copies store non-temporal inside the cache where hmpi-calibrate
+// measured them cheaper (result_store_kind_for, data.hpp), their lines
+// priced at nt_copy_ratio (result_copy_scale, cost.hpp).
 //
 // Flags: flag 1 step 1 = "I have read every contribution".
 #include "collectives/allgather/allgather.hpp"
@@ -31,7 +34,7 @@ CollTask allgather_direct(CollCtx& ctx) {
     // Every rank's receive buffer holds p blocks (YHCCL Alg. 1: streaming
     // stores once the p receive buffers outgrow the cache).
     const std::size_t ws = message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
-    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
+    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), false, me.in_place);
     if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, r), kind));
     PeerSweep peers(r, p);
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
@@ -47,8 +50,11 @@ double allgather_direct_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + own_block_copy_cost(q, ws) +
-           q.params.alpha.a + all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
+    // Non-temporal where result_store_kind_for says so (the same working set).
+    const double share = result_copy_scale(q, ws);
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1) * share, q.p(), ws) +
+           own_block_copy_cost(q, ws) * share + q.params.alpha.a + all_poll_excess(q, q.p()) +
+           peer_args_sweep_cost(q, q.p() - 1);
 }
 
 }  // namespace hmpi::coll

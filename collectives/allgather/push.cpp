@@ -12,7 +12,10 @@
 // the same rank wrote in the previous call, in its cache unless the owner
 // read it since. Direct's readers pull P - 1 blocks from the cores that
 // wrote them instead. Non-temporal stores once the P receive buffers outgrow
-// the cache (YHCCL Algorithm 1), as direct.
+// the cache (YHCCL Algorithm 1), or from nt_copy_from a rank on where
+// hmpi-calibrate measured them cheaper inside it (result_store_kind_for,
+// data.hpp), as direct; their lines priced at nt_copy_ratio there
+// (result_copy_scale, cost.hpp).
 //
 // Model cost: push alltoall's (push.cpp there, its own block included),
 // whose copies these are with every block the same: a + X P (P - 1) m +
@@ -23,6 +26,8 @@
 // are the whole work, so they are charged even into lines the rank holds.
 //
 // Flags: flag 1 step 1 = "I have written my block everywhere".
+#include <algorithm>
+
 #include "collectives/allgather/allgather.hpp"
 #include "collectives/framework/blocks.hpp"
 
@@ -33,7 +38,7 @@ CollTask allgather_push(CollCtx& ctx) {
     const int r = ctx.rank(), p = ctx.size();
     int rc = MPI_SUCCESS;
     const std::size_t ws = message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
-    const StoreKind kind = held_store_kind_for(ws, ctx.topology(), false);
+    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), true, me.in_place);
     const SrcBlock mine = contribution(me, r);
     if (!me.in_place) rc = copy_block(mine, recv_block(me, r), kind);
     PeerSweep peers(r, p);
@@ -52,6 +57,11 @@ CollTask allgather_push(CollCtx& ctx) {
     co_return rc;
 }
 
-double allgather_push_cost(const CostQuery& q) { return all_push_exchange_cost(q); }
+// The pushes store non-temporally where result_store_kind_for says so (its
+// working set as above, m p^2).
+double allgather_push_cost(const CostQuery& q) {
+    const auto p = static_cast<std::size_t>(std::max(q.p(), 1));
+    return all_push_exchange_cost(q, result_copy_scale(q, q.bytes * p * p));
+}
 
 }  // namespace hmpi::coll

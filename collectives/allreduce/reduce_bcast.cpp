@@ -49,7 +49,7 @@ CollTask allreduce_reduce_bcast(CollCtx& ctx) {
     // -> 2462 (the tree's 2479: its non-temporal stores lose there too).
     const std::size_t ws = 2 * static_cast<std::size_t>(ctx.size()) * data_bytes(me.recvcount, *me.recvtype);
     rc = copy_data(at_root.recvbuf, at_root.recvcount, *at_root.recvtype, me.recvbuf, me.recvcount, *me.recvtype,
-                   held_store_kind_for(ws, ctx.topology(), false));
+                   result_store_kind_for(ws, ctx.topology(), true, me.in_place));
     ctx.publish_to(2, 1, 0);
     co_return rc;
 }

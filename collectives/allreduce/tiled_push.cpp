@@ -127,7 +127,7 @@ CollTask allreduce_tiled_push(CollCtx& ctx) {
     const std::int64_t count = me.sendcount;
     const Datatype& type = *me.recvtype;
     const std::size_t bytes = data_bytes(count, type);
-    const StoreKind out_kind = held_store_kind_for(push_working_set(bytes, p), ctx.topology(), false);
+    const StoreKind out_kind = result_store_kind_for(push_working_set(bytes, p), ctx.topology(), true, me.in_place);
     const std::int64_t granule = tile_granule(type);
     const std::int64_t strip = strip_elements(type, granule);
     int rc = MPI_SUCCESS;
@@ -185,7 +185,10 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // algorithm's receive buffers; the model charges that to none. Beyond
     // the cache they are non-temporal stores (store_kind_for): one line per
     // 64 / nt_copy_bandwidth, the stream of one thread's non-temporal copy
-    // (c_mem without that measurement).
+    // (c_mem without that measurement). From nt_copy_from a rank on they
+    // are non-temporal inside the cache too (result_store_kind_for), which
+    // this does not price yet (docs/model.md, "Non-temporal stores inside
+    // the cache").
     const bool held = q.topo.l2_bytes == 0 || 2 * q.bytes < q.topo.l2_bytes;
     double push_line = held ? q.params.push_held_line : q.params.push_line;
     if (q.spills(ws))

@@ -19,6 +19,9 @@
 // one reader per buffer at a time), then one flag round:
 // a + C P (P - 1) m + a_alpha ((a, C) = alpha, or beta when s > 1), + c_alpha m
 // for the rank's own block, copied first, past the L2s (own_block_copy_cost).
+// The copies store non-temporal inside the cache where hmpi-calibrate
+// measured them cheaper (result_store_kind_for, data.hpp), their lines
+// priced at nt_copy_ratio (result_copy_scale, cost.hpp).
 //
 // Flags: flag 1 step 1 = "I have read every peer's block".
 #include "collectives/alltoall/alltoall.hpp"
@@ -39,7 +42,7 @@ CollTask alltoall_pairwise(CollCtx& ctx) {
     // p send and p receive buffers of p blocks (YHCCL Alg. 1: streaming
     // stores once they outgrow the cache).
     const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
-    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
+    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), false, me.in_place);
     keep_error(copy_block(send_block(me, r), recv_block(me, r), kind));
     PeerSweep peers(r, p);
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
@@ -55,8 +58,11 @@ double alltoall_pairwise_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
-    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1), q.p(), ws) + own_block_copy_cost(q, ws) +
-           q.params.alpha.a + all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
+    // Non-temporal where result_store_kind_for says so (its working set 2 m p^2).
+    const double share = result_copy_scale(q, 2 * ws);
+    return congested_copy_step_cost(q, link, q.m() * (q.p() - 1) * share, q.p(), ws) +
+           own_block_copy_cost(q, ws) * share + q.params.alpha.a + all_poll_excess(q, q.p()) +
+           peer_args_sweep_cost(q, q.p() - 1);
 }
 
 }  // namespace hmpi::coll

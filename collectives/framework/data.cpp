@@ -37,6 +37,11 @@ StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool
     return working_set > cache ? StoreKind::non_temporal : StoreKind::temporal;
 }
 
+StoreKind result_store_kind_for(std::size_t working_set, const CommTopology& topo, bool held, bool in_place) noexcept {
+    if (!in_place && model_params().nt_copy_applies(working_set, topo.p)) return StoreKind::non_temporal;
+    return held ? held_store_kind_for(working_set, topo, false) : store_kind_for(working_set, topo, false);
+}
+
 StoreKind held_store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept {
     const StoreKind kind = store_kind_for(working_set, topo, dst_reused);
     return kind == StoreKind::temporal ? StoreKind::rewrite : kind;

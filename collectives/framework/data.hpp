@@ -55,6 +55,20 @@ StoreKind store_kind_for(std::size_t working_set, const CommTopology& topo, bool
 // rank's receive buffer, or this rank's where peers read it within the
 // call): StoreKind::rewrite where store_kind_for says temporal.
 StoreKind held_store_kind_for(std::size_t working_set, const CommTopology& topo, bool dst_reused) noexcept;
+// For a copy into a receive buffer that holds the call's result and nothing
+// the application wrote for the call (Alltoall, Scatter, Gather and
+// Allgather blocks, tiled_push's and reduce_bcast's result copies):
+// non-temporal also inside the cache once the working set per rank reaches
+// nt_copy_from (params.hpp, nt_copy_applies), where hmpi-calibrate measured non-temporal copies cheaper
+// than memcpy's, which reads every destination line before writing it;
+// otherwise store_kind_for (held: held_store_kind_for, the destination's
+// lines may be held by other ranks). Not for a buffer the application
+// wrote for the call (`in_place`, or a broadcast's, which is the one the
+// application writes when it is the root): non-temporal stores into lines
+// a cache holds modified cost more than memcpy's (2 ranks, Bcast with a
+// rotating root, 4-16 MiB: 1.3-1.6x slower; docs/model.md, "Non-temporal
+// stores inside the cache").
+StoreKind result_store_kind_for(std::size_t working_set, const CommTopology& topo, bool held, bool in_place) noexcept;
 
 // inout = in (op) inout, element-wise, both laid out as `count` elements of t.
 inline void reduce_data(const Op& op, const void* in, void* inout, std::int64_t count, const Datatype& t) {

@@ -15,6 +15,9 @@
 // with (a, C) = alpha when s == 1, beta across cache domains; working set
 // P m bytes. (2 ranks on the 2-core Xeon of stop 24: 0.55 us at 4 KiB and
 // 0.76 at 16 KiB, 1.1 ns per line, where the pull's max(c, C) charged 4.3.)
+// The copies store non-temporal inside the cache where hmpi-calibrate
+// measured them cheaper (result_store_kind_for, data.hpp), their lines
+// priced at nt_copy_ratio (result_copy_scale, cost.hpp).
 //
 // Flags: flag 1 = "my block is in the root's buffer": step 2 if it fit,
 // step 1 if it was truncated. The receiver (the root) reports
@@ -36,12 +39,13 @@ CollTask gather_parallel(CollCtx& ctx) {
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
         const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()),
-                                 held_store_kind_for(ws, ctx.topology(), false));
+                                 result_store_kind_for(ws, ctx.topology(), true, me.in_place));
         ctx.publish_to(1, e == MPI_SUCCESS ? 2 : 1, root);
         co_return MPI_SUCCESS;
     }
     int rc = MPI_SUCCESS;
-    if (!me.in_place) rc = copy_block(send_whole(me), recv_block(me, root), store_kind_for(ws, ctx.topology(), false));
+    if (!me.in_place)
+        rc = copy_block(send_whole(me), recv_block(me, root), result_store_kind_for(ws, ctx.topology(), false, false));
     PeerSweep peers(root, ctx.size());
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.reached(q, 1, 1); },
                               [&](int q) {
@@ -56,7 +60,9 @@ double gather_parallel_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // Every rank reads the root's arguments. A writer's own data: its block
     // read and the same block written.
-    return congested_push_step_cost(q, link, q.m(), q.p() - 1, 2 * q.bytes, ws) + peer_args_cost(q, 1) +
+    // Non-temporal where result_store_kind_for says so (its working set 2 m p).
+    const double share = result_copy_scale(q, 2 * ws);
+    return congested_push_step_cost(q, link, q.m() * share, q.p() - 1, 2 * q.bytes, ws) + peer_args_cost(q, 1) +
            q.params.alpha.a;
 }
 

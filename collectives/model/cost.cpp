@@ -192,17 +192,21 @@ double all_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t
         return congested_push_step_cost(c, l, m, t, own_bytes, ws);
     return l.a + c.params.push_line_beyond * l.C / c.params.alpha.C * t * m;
 }
+double result_copy_scale(const CostQuery& c, std::size_t runtime_ws) noexcept {
+    return c.params.nt_copy_ratio > 0 && c.params.nt_copy_applies(runtime_ws, c.p()) ? c.params.nt_copy_ratio : 1.0;
+}
 double own_block_copy_cost(const CostQuery& c, std::size_t ws) noexcept {
     return l2_resident(c, ws) ? 0.0 : copy_line_cost(c, c.params.alpha, ws) * c.m();
 }
-double all_push_exchange_cost(const CostQuery& q) noexcept {
+double all_push_exchange_cost(const CostQuery& q, double line_share) noexcept {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     const std::size_t own = 2 * q.bytes * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess).
-    return all_push_step_cost(q, link, q.m() * (q.p() - 1), q.p(), own, ws) + own_block_copy_cost(q, ws) +
-           q.params.alpha.a + all_poll_excess(q, q.p()) + peer_args_sweep_cost(q, q.p() - 1);
+    return all_push_step_cost(q, link, q.m() * (q.p() - 1) * line_share, q.p(), own, ws) +
+           own_block_copy_cost(q, ws) * line_share + q.params.alpha.a + all_poll_excess(q, q.p()) +
+           peer_args_sweep_cost(q, q.p() - 1);
 }
 double step_cost(const CostQuery& c, const LinkCost& l, double m, std::size_t ws) noexcept {
     return l.a + line_cost(c, l, ws) * m;

@@ -170,7 +170,8 @@ double all_push_step_cost(const CostQuery& c, const LinkCost& l, double m, int t
 // data its 2 p m bytes (send and receive buffers), working set p^2 m; then
 // a_alpha + Y for the closing wait and the p - 1 peers' arguments swept,
 // and its own block's copy (own_block_copy_cost, below).
-double all_push_exchange_cost(const CostQuery& q) noexcept;
+// `line_share`: result_copy_scale of the caller's copies (1: memcpy's cost).
+double all_push_exchange_cost(const CostQuery& q, double line_share = 1.0) noexcept;
 // A rank's copy of its own block from its send buffer into its receive
 // buffer where it comes before the rank's other copies, serially (every
 // rank's in Allgather and Alltoall, the root's in direct Gather and push
@@ -178,6 +179,12 @@ double all_push_exchange_cost(const CostQuery& q) noexcept;
 // leaves the L2s; within them nothing (a copy within one core's caches,
 // not measured). docs/model.md, "The own block's copy".
 double own_block_copy_cost(const CostQuery& c, std::size_t ws) noexcept;
+// The share of their memcpy cost that the lines of a copy cost where
+// result_store_kind_for (data.hpp) stores them non-temporally: nt_copy_ratio
+// once `runtime_ws` (the working set the algorithm passes it) per rank
+// reaches nt_copy_from, 1 otherwise or where the profile has neither
+// (params.hpp; docs/model.md, "Non-temporal stores inside the cache").
+double result_copy_scale(const CostQuery& c, std::size_t runtime_ws) noexcept;
 
 // Sharers and sources (HMPI's extension, docs/model.md; 0 where the profile
 // has no measurement). A writer storing `lines` that other cores hold:

@@ -325,6 +325,36 @@ struct ModelParams {
     // follow the cache that is there. 0 where not measured (no knee found,
     // a profile before format 7): hwloc's sizes.
     std::size_t core_cache_bytes = 0;
+    // nt_copy_from: the working set a core (bytes of source and result)
+    // from which copies into receive buffers store non-temporally. YHCCL's
+    // Algorithm 1 switches where the working set outgrows the cache; a
+    // cache that holds the data but fills it no faster than memory does not
+    // pay for memcpy's reads of every destination line before it is
+    // written, which non-temporal stores skip. hmpi-calibrate: every core
+    // copying its own source into its own result at once, each result read
+    // by its core after the copy (as an application reads what it asked
+    // for), at 1, 2, 4 and 8 L2s a core; this is the smallest from which the
+    // non-temporal copy costs under 95% of memcpy's at every larger size
+    // (2-core Xeon guest, stop 57: 4 MiB, two L2s, where non-temporal
+    // copies cost 3.9 ns a line against memcpy's 4.7; one L2: 5.2 against
+    // 3.3; docs/model.md, "Non-temporal stores inside the cache"). 0 where
+    // not measured or never cheaper (a profile before format 21): past the
+    // cache only, as store_kind_for (result_store_kind_for, data.hpp).
+    std::size_t nt_copy_from = 0;
+    // nt_copy_ratio: what such a non-temporal copy costs a line against
+    // memcpy's, from the same measurement (the median over the sizes from
+    // nt_copy_from on; 0.82 on the 2-core Xeon guest, stop 57): the model
+    // prices the lines of the copies result_store_kind_for makes
+    // non-temporal at this share of their memcpy cost (result_copy_scale,
+    // cost.hpp). With nt_copy_from, both or neither.
+    double nt_copy_ratio = 0;
+    // Whether a copy into a result buffer of an algorithm with working set
+    // `working_set` over `ranks` ranks stores non-temporally inside the
+    // cache (the one rule of result_store_kind_for, data.hpp, and of the
+    // model's result_copy_scale, cost.hpp).
+    bool nt_copy_applies(std::size_t working_set, int ranks) const noexcept {
+        return nt_copy_from > 0 && working_set / static_cast<std::size_t>(ranks > 1 ? ranks : 1) >= nt_copy_from;
+    }
     // near_line, near_lines: a reader pulling lines that an idle core has
     // just written pays near_line more for each of the first near_lines of
     // them, in ns (near_excess, cost.hpp): the writer's most recent lines

@@ -83,7 +83,10 @@ namespace {
 // size in cache and no excess for a slice's first lines.
 // 20: push_held_line added, optional; format 2 to 19 files are still read,
 // charging tiled_push's pushes nothing while they stay in the L2.
-constexpr int kProfileFormat = 20;
+// 21: nt_copy_from and nt_copy_ratio added, optional (both or neither);
+// format 2 to 20 files are still read, storing non-temporally only past the
+// cache.
+constexpr int kProfileFormat = 21;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -240,6 +243,10 @@ std::string format_profile(const ModelParams& p) {
         put(out, "copy_rewrite_line", p.copy_rewrite_line);
     }
     if (p.core_cache_bytes > 0) out += "core_cache_bytes " + std::to_string(p.core_cache_bytes) + "\n";
+    if (p.nt_copy_from > 0 && p.nt_copy_ratio > 0) {
+        out += "nt_copy_from " + std::to_string(p.nt_copy_from) + "\n";
+        put(out, "nt_copy_ratio", p.nt_copy_ratio);
+    }
     if (p.near_line > 0 && p.near_lines > 0) {
         put(out, "near_line", p.near_line);
         put(out, "near_lines", p.near_lines);
@@ -405,6 +412,17 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
             p.core_cache_bytes = static_cast<std::size_t>(x);
             continue;
         }
+        if (key == "nt_copy_from") {
+            if (format < 21) return fail(line_no, key + " needs format 21 (the format line comes first)");
+            if (x < 1 || x != std::floor(x) || x > 1e15) return fail(line_no, key + " must be a whole number of bytes");
+            p.nt_copy_from = static_cast<std::size_t>(x);
+            continue;
+        }
+        if (key == "nt_copy_ratio") {
+            if (format < 21) return fail(line_no, key + " needs format 21 (the format line comes first)");
+            p.nt_copy_ratio = x;
+            continue;
+        }
         // <link>.<field>: alpha.*, beta.*, level.<name>.*
         const std::size_t dot = key.rfind('.');
         if (dot == std::string::npos) return fail(line_no, "unknown key '" + key + "'");
@@ -496,6 +514,8 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
         return fail(0, "near_line and near_lines come together or not at all");
     if (seen.count("slice_near_line") != seen.count("slice_near_lines"))
         return fail(0, "slice_near_line and slice_near_lines come together or not at all");
+    if (seen.count("nt_copy_from") != seen.count("nt_copy_ratio"))
+        return fail(0, "nt_copy_from and nt_copy_ratio come together or not at all");
     auto check_l2 = [&](const std::string& link) -> std::string {
         int n = 0;
         for (const char* f : kL2Fields) n += seen.count(link + "." + f) ? 1 : 0;

@@ -10,7 +10,9 @@
 // waits for their acknowledgements:
 //   a + C (P - 1) m + a_alpha
 // with (a, C) = alpha when s == 1, beta across cache domains; working set
-// P m bytes.
+// P m bytes. The copies store non-temporal inside the cache where
+// hmpi-calibrate measured them cheaper (result_store_kind_for, data.hpp),
+// their lines priced at nt_copy_ratio (result_copy_scale, cost.hpp).
 //
 // Flags: flag 1 step 1 = "I have copied my block" (read by the root).
 #include "collectives/framework/blocks.hpp"
@@ -24,7 +26,7 @@ CollTask scatter_direct(CollCtx& ctx) {
     // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
     // outgrow the cache).
     const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
-    const StoreKind kind = store_kind_for(ws, ctx.topology(), false);
+    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), false, me.in_place);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
         const int rc = copy_block(send_block(ctx.args_of(root), ctx.rank()), recv_whole(me), kind);
@@ -42,8 +44,10 @@ double scatter_direct_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
-    // Every rank reads the root's arguments.
-    return congested_copy_step_cost(q, link, q.m(), q.p() - 1, ws) + peer_args_cost(q, 1) + q.params.alpha.a;
+    // Every rank reads the root's arguments. Non-temporal where
+    // result_store_kind_for says so (its working set 2 m p).
+    const double share = result_copy_scale(q, 2 * ws);
+    return congested_copy_step_cost(q, link, q.m() * share, q.p() - 1, ws) + peer_args_cost(q, 1) + q.params.alpha.a;
 }
 
 }  // namespace hmpi::coll

@@ -2,11 +2,13 @@
 // (tools/hmpi-calibrate/measure.hpp).
 #include <doctest/doctest.h>
 
+#include <cstddef>
 #include <vector>
 
 #include "tools/hmpi-calibrate/measure.hpp"
 
 using hmpi::calibrate::interrupted_sizes;
+using hmpi::calibrate::nt_copy_from_bytes;
 using hmpi::calibrate::L2Split;
 using hmpi::calibrate::robust_fit;
 using hmpi::calibrate::sizes_in_l2;
@@ -108,4 +110,21 @@ TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and 
     std::vector<double> flat = y;
     flat[11] = flat[12] = flat[13] = 9000;
     CHECK_FALSE(split_slices_at_l2(x, flat, 3, 2u << 20, 0.75).found);
+}
+
+TEST_CASE("non-temporal copies from the smallest working set where they win at every larger one") {
+    const std::size_t l2 = 2u << 20;
+    const std::vector<std::size_t> sets = {l2, 2 * l2, 4 * l2, 8 * l2};
+    // The 2-core Xeon guest (stop 57): memcpy wins while the result stays in
+    // the L2 (read back by its core), non-temporal stores from two L2s on.
+    CHECK(nt_copy_from_bytes(sets, {3.32, 4.72, 4.64, 4.67}, {5.23, 3.89, 3.89, 3.87}) == 2 * l2);
+    // Winning at every size: the smallest.
+    CHECK(nt_copy_from_bytes(sets, {4, 4, 4, 4}, {3, 3, 3, 3}) == l2);
+    // A win that does not last to the largest size is none.
+    CHECK(nt_copy_from_bytes(sets, {4, 4, 4, 4}, {5, 3, 3, 4.5}) == 0);
+    // A dip back: only the sizes from the last loss on count.
+    CHECK(nt_copy_from_bytes(sets, {4, 4, 4, 4}, {3, 4.5, 3, 3}) == 4 * l2);
+    // Under 5% cheaper is not cheaper (two calibrations differ by about that).
+    CHECK(nt_copy_from_bytes(sets, {4, 4, 4, 4}, {3.9, 3.9, 3.9, 3.9}) == 0);
+    CHECK(nt_copy_from_bytes({}, {}, {}) == 0);
 }

@@ -17,6 +17,7 @@
 #include "collectives/model/params.hpp"
 #include "collectives/reduce/reduce.hpp"
 #include "collectives/reduce_scatter/reduce_scatter.hpp"
+#include "collectives/scatter/scatter.hpp"
 
 using namespace hmpi::coll;
 
@@ -408,4 +409,25 @@ TEST_CASE("pipelined Bcast: a parent's f - 1 readers share its lines, a lone rea
     CHECK(cost(fast_ring, two) == doctest::Approx(cost(slow_ring, two)));
     // 16 ranks: 15 readers at once, 15 C m (7.5 m against 15 m).
     CHECK(cost(slow_ring, sixteen) - cost(fast_ring, sixteen) == doctest::Approx(15 * 0.5 * 4096));
+}
+
+TEST_CASE("copies into result buffers are priced at nt_copy_ratio from nt_copy_from a rank on") {
+    ModelParams p = made_up_params();
+    const CommTopology t = sockets(1, 2);
+    // 1 MiB blocks at 2 ranks: Scatter's working set (sent and received) is
+    // 4 MiB, 2 MiB a rank.
+    const CostQuery q{p, t, CollKind::scatter, 1 << 20, true};
+    CHECK(result_copy_scale(q, 4u << 20) == 1.0);  // no measurement: memcpy's cost
+    const double before = scatter_direct_cost(q);
+    p.nt_copy_from = 2u << 20;
+    p.nt_copy_ratio = 0.75;
+    CHECK(result_copy_scale(q, 4u << 20) == 0.75);
+    CHECK(result_copy_scale(q, (4u << 20) - 2) == 1.0);  // under 2 MiB a rank
+    // The copy's lines (C = 3 ns per line per thread, one reader: m lines,
+    // in cache) cost a quarter less; its handoff and the arguments do not.
+    const double m = q.m();
+    CHECK(before - scatter_direct_cost(q) == doctest::Approx(0.25 * m * std::max(p.alpha.c, p.alpha.C)));
+    // A ratio without a threshold (or the reverse) prices nothing differently.
+    p.nt_copy_from = 0;
+    CHECK(result_copy_scale(q, std::size_t{1} << 40) == 1.0);
 }

@@ -69,6 +69,8 @@ ModelParams sample() {
     p.copy_rewrite_bytes = 1048576;
     p.copy_rewrite_line = 8.375;
     p.core_cache_bytes = 20709376;
+    p.nt_copy_from = 4194304;  // format 21
+    p.nt_copy_ratio = 0.8125;
     p.topology_key = "x86_64:2pkg:2numa:16core:1pu/core:L2=2MiB:L3=30MiBx2";
     return p;
 }
@@ -126,8 +128,20 @@ const std::initializer_list<const char*> kL2Keys = {
     "beta.r_l2 ",       "level.l3.b_l2 ",   "level.l3.c_l2 ",     "level.l3.r_l2 ",     "level.node.b_l2 ",
     "level.node.c_l2 ", "level.node.r_l2 "};
 
-// `t` (format 20) as format 19: without push_held_line.
+// `t` (format 21) as format 20: without nt_copy_from and nt_copy_ratio.
+std::string as_format20(std::string t) {
+    for (const char* k : {"\nnt_copy_from ", "\nnt_copy_ratio "}) {
+        const std::size_t at = t.find(k);
+        if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+    }
+    const std::size_t f = t.find("format 21");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 20");
+}
+
+// `t` (format 20 or later) as format 19: without push_held_line.
 std::string as_format19(std::string t) {
+    if (format_of(t) > 20) t = as_format20(t);
     const std::size_t at = t.find("\npush_held_line ");
     if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
     const std::size_t f = t.find("format 20");
@@ -290,7 +304,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 20") return t;
+    if (f == "format 21") return t;
+    if (f == "format 20") return as_format20(t);
     if (f == "format 19") return as_format19(t);
     if (f == "format 18") return as_format18(t);
     if (f == "format 17") return as_format17(t);
@@ -357,6 +372,8 @@ TEST_CASE("a formatted profile parses back to the same parameters") {
     CHECK(q->copy_rewrite_bytes == p.copy_rewrite_bytes);
     CHECK(q->copy_rewrite_line == doctest::Approx(p.copy_rewrite_line));
     CHECK(q->core_cache_bytes == p.core_cache_bytes);
+    CHECK(q->nt_copy_from == p.nt_copy_from);
+    CHECK(q->nt_copy_ratio == doctest::Approx(p.nt_copy_ratio));
     // And formatting again gives the same text.
     CHECK(format_profile(*q) == text);
 }
@@ -696,6 +713,26 @@ TEST_CASE("push_held_line: format 20, optional, round trip") {
     CHECK(rejection(edited("push_held_line 1.4375", "push_held_line 0")).find("positive") != std::string::npos);
 }
 
+TEST_CASE("nt_copy_from and nt_copy_ratio: format 21, optional, both or neither, round trip") {
+    CHECK(parsed(format_profile(sample())).nt_copy_from == 4194304);
+    CHECK(parsed(format_profile(sample())).nt_copy_ratio == doctest::Approx(0.8125));
+    // Before format 21, or never cheaper: none, and copies into receive
+    // buffers store non-temporally only past the cache.
+    const ModelParams old = parsed(as_format20(format_profile(sample())));
+    CHECK(old.nt_copy_from == 0);
+    CHECK(old.nt_copy_ratio == 0);
+    CHECK(old.push_held_line == doctest::Approx(1.4375));  // format 20's fields stay
+    ModelParams p = sample();
+    p.nt_copy_from = 0;
+    CHECK(format_profile(p).find("nt_copy_from") == std::string::npos);
+    const std::string early = as_format20(format_profile(sample())) + "nt_copy_from 4194304\n";
+    CHECK(rejection(early).find("nt_copy_from needs format 21") != std::string::npos);
+    CHECK(rejection(edited("nt_copy_from 4194304", "nt_copy_from 0.5")).find("whole number of bytes") !=
+          std::string::npos);
+    CHECK(rejection(edited("nt_copy_ratio 0.8125\n", "")).find("nt_copy_from and nt_copy_ratio come together") !=
+          std::string::npos);
+}
+
 TEST_CASE("R_slices_l2 and slice_near_line, slice_near_lines: format 19, optional, round trip") {
     const ModelParams q = parsed(format_profile(sample()));
     CHECK(q.alpha.R_slices_l2 == doctest::Approx(0.4375));
@@ -775,12 +812,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 20", "format 21")).find("format 21") != std::string::npos);
+    CHECK(rejection(edited("format 21", "format 22")).find("format 22") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 20", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 21", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 20", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 21", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=

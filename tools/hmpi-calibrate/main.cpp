@@ -987,6 +987,64 @@ void measure_fold_stream(const Plan& plan, const Machine& m, coll::ModelParams* 
     progress("fold_stream_line = %.3f ns per line of a vector (%.1f us a round)", p->fold_stream_line, ns / 1000);
 }
 
+// nt_copy_from (params.hpp): every core copying its own source into its
+// own result at once (all_copy_line_time), with memcpy and with
+// non-temporal stores, alternating within each pass, at working sets of 1,
+// 2, 4 and 8 L2s a core (source and result together; --quick: 2 and 8);
+// per size the median over passes; the smallest size from which the
+// non-temporal copy costs under kNtWinRatio of memcpy's at every larger one
+// (nt_copy_from_bytes), and nt_copy_ratio, the median over the sizes from
+// there on of the non-temporal time over memcpy's. Not written where the
+// L2 is unknown, the sizes do not fit the memory cap, or non-temporal
+// stores never win.
+void measure_nt_copy_from(const Plan& plan, const Machine& m, std::size_t mem_cap, coll::ModelParams* p,
+                          std::vector<std::string>& notes) {
+    std::vector<int> cores;
+    for (const Core& c : m.cores) cores.push_back(c.index);
+    std::vector<std::size_t> sets;
+    for (std::size_t f : plan.quick ? std::vector<std::size_t>{2, 8} : std::vector<std::size_t>{1, 2, 4, 8})
+        if (plan.l2_bytes > 0 && f * plan.l2_bytes * cores.size() <= mem_cap) sets.push_back(f * plan.l2_bytes);
+    if (sets.size() < 2) {
+        const char* why = plan.l2_bytes == 0 ? "the L2's size is unknown" : "the working sets exceed the memory cap";
+        notes.push_back(std::string("nt_copy_from: not measured (") + why + ")");
+        progress("nt_copy_from: not measured (%s)", why);
+        return;
+    }
+    const int rounds = plan.quick ? 3 : 7, passes = plan.quick ? 1 : 3;
+    progress("nt_copy_from: %zu threads at once, each copying its own source into its own result with memcpy and "
+             "with non-temporal stores, %s..%s a core, %d passes of %d rounds",
+             cores.size(), mib(sets.front()).c_str(), mib(sets.back()).c_str(), passes, rounds);
+    std::vector<double> temporal, streamed;
+    for (std::size_t ws : sets) {
+        const std::size_t lines = std::max<std::size_t>(ws / (2 * kLine), 1);
+        std::vector<double> tt, nt;
+        for (int pass = 0; pass < passes; ++pass) {
+            tt.push_back(all_copy_line_time(cores, lines, rounds, false));
+            nt.push_back(all_copy_line_time(cores, lines, rounds, true));
+        }
+        temporal.push_back(median(std::move(tt)));
+        streamed.push_back(median(std::move(nt)));
+        progress("nt_copy_from: %s a core: memcpy %.3f ns/line, non-temporal %.3f", mib(ws).c_str(), temporal.back(),
+                 streamed.back());
+    }
+    p->nt_copy_from = nt_copy_from_bytes(sets, temporal, streamed);
+    std::vector<double> ratios;
+    for (std::size_t i = 0; i < sets.size(); ++i)
+        if (p->nt_copy_from > 0 && sets[i] >= p->nt_copy_from) ratios.push_back(streamed[i] / temporal[i]);
+    p->nt_copy_ratio = median(std::move(ratios));
+    std::string line = "nt_copy_from: " + std::to_string(cores.size()) + " threads, ns/line memcpy vs non-temporal:";
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        char b[96];
+        std::snprintf(b, sizeof b, " %s %.2f/%.2f", mib(sets[i]).c_str(), temporal[i], streamed[i]);
+        line += b;
+    }
+    notes.push_back(line + (p->nt_copy_from > 0 ? "" : " (non-temporal never cheaper: not written)"));
+    if (p->nt_copy_from > 0)
+        progress("nt_copy_from = %s a core, nt_copy_ratio = %.3f", mib(p->nt_copy_from).c_str(), p->nt_copy_ratio);
+    else
+        progress("nt_copy_from: non-temporal stores not cheaper at the largest size: not written");
+}
+
 // peer_args (params.hpp): a pair's 1-line round trip whose reader reaches
 // the line through a pointer and a record the writer has just written (as a
 // rank reaches a peer's buffer through its CollCall), less the same round
@@ -1305,6 +1363,12 @@ std::vector<std::string> sanity_problems(const coll::ModelParams& p) {
     // A call is at least a few instructions and far below a synchronized
     // step's cost on any machine: 1 ns .. 100 us.
     if (p.call_overhead < 1 || p.call_overhead > 100000) bad.push_back("call_overhead outside 1..100000 ns");
+    // Measured at whole L2s a core: at least one L2 (64 KiB on any machine
+    // we know), at most what a core's share of memory allows.
+    if (p.nt_copy_from > 0 && (p.nt_copy_from < (64u << 10) || p.nt_copy_from > (std::size_t{1} << 40)))
+        bad.push_back("nt_copy_from outside 64 KiB..1 TiB");
+    if (p.nt_copy_from > 0 && !(p.nt_copy_ratio > 0 && p.nt_copy_ratio < 1))
+        bad.push_back("nt_copy_ratio outside 0..1 (non-temporal copies are chosen where they are cheaper)");
     // A handoff through the scheduler takes far less than a time slice.
     if (p.switch_handoff > 1e6) bad.push_back("switch_handoff over 1 ms (a time slice: the threads did not yield)");
     if (p.topology_key != coll::machine_topology_key())
@@ -1494,7 +1558,7 @@ int run_calibration(const Options& opt) {
         if (static_cast<int>(i) == alpha) l.name += " (alpha)";
         if (static_cast<int>(i) == beta) l.name += " (beta)";
     }
-    g_steps = static_cast<int>(kStepsPerLink * links.size() + 11);
+    g_steps = static_cast<int>(kStepsPerLink * links.size() + 12);
 
     std::vector<std::string> notes = cache_notes;
     if (links.empty()) notes.push_back("one core: no link can be measured; alpha and beta are the built-in default's");
@@ -1604,6 +1668,9 @@ int run_calibration(const Options& opt) {
 
     ++g_step;
     measure_fold_stream(plan, m, &p, notes);
+
+    ++g_step;
+    measure_nt_copy_from(plan, m, mem_cap, &p, notes);
 
     ++g_step;
     progress("call overhead: MPI_Barrier on a one-rank communicator (hmpi-call-overhead under hmpirun -np 1)");

@@ -163,6 +163,27 @@ double span_over_threads(std::size_t t, Start start, End end) {
     return static_cast<double>(last - first);
 }
 
+// Runs body(k) on t threads at once and joins them; aborts, naming `what`,
+// if `wrong` was set (a result a kernel got wrong). Returns the median over
+// rounds 1.. (round 0 warms up pages and TLBs) of each round's span over
+// the threads, from start[r t + k] and end[r t + k].
+template <class Body>
+double median_round_span(std::size_t t, int rounds, Body body, const std::atomic<bool>& wrong, const char* what,
+                         const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& end) {
+    std::vector<std::thread> threads;
+    for (std::size_t k = 0; k < t; ++k) threads.emplace_back(body, k);
+    for (auto& th : threads) th.join();
+    if (wrong.load()) {
+        std::fprintf(stderr, "hmpi-calibrate: %s: wrong results (a bug in the kernel)\n", what);
+        std::abort();
+    }
+    std::vector<double> per_round;
+    for (std::size_t r = 1; r < static_cast<std::size_t>(rounds); ++r)
+        per_round.push_back(span_over_threads(
+            t, [&](std::size_t k) { return start[r * t + k]; }, [&](std::size_t k) { return end[r * t + k]; }));
+    return median(per_round);
+}
+
 }  // namespace
 
 double median(std::vector<double> v) {
@@ -835,19 +856,49 @@ double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int ro
             if (result.data[i] != want) wrong.store(true);
         sync.arrive_and_wait();  // nobody frees a buffer another still reads
     };
-    std::vector<std::thread> threads;
-    for (std::size_t k = 0; k < t; ++k) threads.emplace_back(body, k);
-    for (auto& th : threads) th.join();
-    if (wrong.load()) {
-        std::fprintf(stderr, "hmpi-calibrate: fold_stream: wrong results (a bug in the streaming kernel)\n");
-        std::abort();
+    return median_round_span(t, rounds, body, wrong, "fold_stream", start, end);
+}
+
+double all_copy_line_time(const std::vector<int>& cores, std::size_t lines, int rounds, bool non_temporal) {
+    const std::size_t t = cores.size();
+    std::vector<std::int64_t> start(t * static_cast<std::size_t>(rounds)), end(start.size());
+    std::barrier sync(static_cast<std::ptrdiff_t>(t));
+    std::atomic<bool> wrong{false};
+    const StoreKind kind = non_temporal ? StoreKind::non_temporal : StoreKind::temporal;
+    auto body = [&](std::size_t k) {
+        bind(cores[k]);
+        Buffer source(lines), result(lines);
+        for (int r = 0; r < rounds; ++r) {
+            const double value = static_cast<double>(r + 1 + static_cast<int>(k));
+            write_lines(source.data, lines, value);
+            sync.arrive_and_wait();
+            const std::int64_t t0 = now_ns();
+            copy_bytes(result.data, source.data, lines * kLine, kind);
+            if (non_temporal) store_fence();
+            const std::int64_t t1 = now_ns();
+            start[static_cast<std::size_t>(r) * t + k] = t0;
+            end[static_cast<std::size_t>(r) * t + k] = t1;
+            // The application reads its result (so the next round's stores
+            // find those lines in this core's caches, clean, as far as they fit).
+            double sum = 0;
+            for (std::size_t i = 0; i < lines * kDoublesPerLine; i += kDoublesPerLine) sum += result.data[i];
+            if (sum != value * static_cast<double>(lines)) wrong.store(true);
+            sync.arrive_and_wait();
+        }
+    };
+    return median_round_span(t, rounds, body, wrong, "copy", start, end) / static_cast<double>(lines);
+}
+
+std::size_t nt_copy_from_bytes(const std::vector<std::size_t>& working_sets, const std::vector<double>& temporal_ns,
+                               const std::vector<double>& non_temporal_ns) {
+    std::size_t from = 0;
+    const std::size_t n = std::min({working_sets.size(), temporal_ns.size(), non_temporal_ns.size()});
+    // From the largest size down, while non-temporal stays the cheaper.
+    for (std::size_t i = n; i-- > 0;) {
+        if (!(non_temporal_ns[i] <= kNtWinRatio * temporal_ns[i])) break;
+        from = working_sets[i];
     }
-    std::vector<double> per_round;
-    // The first round warms up pages and TLBs.
-    for (std::size_t r = 1; r < static_cast<std::size_t>(rounds); ++r)
-        per_round.push_back(span_over_threads(
-            t, [&](std::size_t k) { return start[r * t + k]; }, [&](std::size_t k) { return end[r * t + k]; }));
-    return median(per_round);
+    return from;
 }
 
 double copy_line_time(int core, std::size_t working_set, double budget_ns) {

@@ -265,6 +265,27 @@ void copy_bandwidths(int core, std::size_t bytes, int reps, double* temporal, do
 // (core_cache_bytes, params.hpp).
 double copy_line_time(int core, std::size_t working_set, double budget_ns);
 
+// One thread per core of `cores`, each copying its own source of `lines`
+// lines into its own result buffer at once, with temporal stores (memcpy's)
+// or non-temporal ones (and the fence the runtime puts after them): every
+// round each thread first rewrites its source (as the application that
+// produced it) and, after the copy, reads its result (as the application
+// that asked for it). Returns the median over `rounds` (the first left
+// out) of the span from the first thread's start to the last one's end, per
+// line of one thread's copy, ns. Every result checked; a wrong one aborts.
+double all_copy_line_time(const std::vector<int>& cores, std::size_t lines, int rounds, bool non_temporal);
+
+// Non-temporal stores must save this much to be chosen (5%: two
+// calibrations of one machine differ by about that).
+inline constexpr double kNtWinRatio = 0.95;
+
+// nt_copy_from (params.hpp) from all_copy_line_time over growing working
+// sets a core (`working_sets`, ascending, bytes of source and result): the
+// smallest from which the non-temporal copy is cheaper than kNtWinRatio of
+// the temporal one at every measured size; 0 where it is not at the largest.
+std::size_t nt_copy_from_bytes(const std::vector<std::size_t>& working_sets, const std::vector<double>& temporal_ns,
+                               const std::vector<double>& non_temporal_ns);
+
 // One thread per core of `cores` (t of them), each with an input and a
 // result buffer of `lines` lines: every round each thread rewrites its
 // whole input (as an application that produced it), all meet, and thread k

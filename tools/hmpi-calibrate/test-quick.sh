@@ -69,6 +69,11 @@ if [ "$(nproc)" -ge 2 ]; then
   # (absent where hidden under the fold: then the note says how measured).
   grep -q '^push_held_line [0-9]*\.*[0-9]*$' "$profile" || grep -q '^# push_held_line: ' "$profile" ||
     fail "no push_held_line and no note"
+  # Format 21: non-temporal copies inside the cache, both terms or the
+  # reason there are none.
+  { grep -q '^nt_copy_from [0-9]*$' "$profile" && grep -q '^nt_copy_ratio 0\.[0-9]*$' "$profile"; } ||
+    grep -q 'nt_copy_from: .*not written\|nt_copy_from: not measured (' "$dir/progress.txt" ||
+    fail "neither nt_copy_from with nt_copy_ratio nor the reason they are absent"
   # Format 17: every core's copy-in at once and the counter's claims.
   grep -q '^rewrite_all_line [0-9]*\.*[0-9]*$' "$profile" || fail "no rewrite_all_line"
   grep -q '^claim_line [0-9]*\.*[0-9]*$' "$profile" || fail "no claim_line"
@@ -120,6 +125,7 @@ done
 # A format 2 profile (before rewrite_line and source_line) is used, with
 # one notice saying those terms are left out.
 sed -e "s/^format \([3-9]\|[12][0-9]\)$/format 2/" -e "/^push_held_line /d" \
+    -e "/^nt_copy_from /d" -e "/^nt_copy_ratio /d" \
     -e "/_l2 /d" -e "/^near_line /d" -e "/^near_lines /d" -e "/^slice_near_line /d" -e "/^slice_near_lines /d" \
     -e "/^rewrite_all_line /d" -e "/^claim_line /d" \
     -e "/^push_line_beyond /d" -e "/^inline_read_first /d" -e "/^fold_stream_line /d" \
