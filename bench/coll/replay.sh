@@ -26,8 +26,13 @@ R=$repo/docs/results
 # by profile18.py; s50np2s and s51np2f17: format 17 profiles of the same
 # calibrations as s50np2f18 and s51np2, to compare the two models;
 # s55np2r and s55np2sr: s55np2 and s55np2s with the split at the L2 that
-# hmpi-calibrate makes of the same log since stop 56, profile-split.txt)
+# hmpi-calibrate makes of the same log since stop 56, profile-split.txt;
+# s57np2b: run with run3's profile less nt_copy_ratio, replayed with it)
 runs=(
+  "s57np2d|$R/collectives-np2/stop57/run4/s57np2d.csv.gz|$R/collectives-np2/stop57/run4/profile.txt|$R/collectives-np2/stop57/run4/s57np2d.notes|2|1x2,l2=2M,l3=260M"
+  "s57np2c|$R/collectives-np2/stop57/run3/s57np2c.csv.gz|$R/collectives-np2/stop57/run3/profile.txt|$R/collectives-np2/stop57/run3/s57np2c.notes|2|1x2,l2=2M,l3=260M"
+  "s57np2b|$R/collectives-np2/stop57/run2/s57np2b.csv.gz|$R/collectives-np2/stop57/run3/profile.txt|$R/collectives-np2/stop57/run2/s57np2b.notes|2|1x2,l2=2M,l3=260M"
+  "s57np2|$R/collectives-np2/stop57/run1/s57np2.csv.gz|$R/collectives-np2/stop57/run1/profile.txt|$R/collectives-np2/stop57/run1/s57np2.notes|2|1x2,l2=2M,l3=260M"
   "s56np2b|$R/collectives-np2/stop56/run2/s56np2b.csv.gz|$R/collectives-np2/stop56/run2/profile.txt|$R/collectives-np2/stop56/run2/s56np2b.notes|2|1x2,l2=2M,l3=260M"
   "s56np2|$R/collectives-np2/stop56/run1/s56np2.csv.gz|$R/collectives-np2/stop56/run1/profile.txt|$R/collectives-np2/stop56/run1/s56np2.notes|2|1x2,l2=2M,l3=260M"
   "s55np2|$R/collectives-np2/stop55/barrier/s55np2.csv.gz|$R/collectives-np2/stop55/barrier/profile.txt|$R/collectives-np2/stop55/barrier/s55np2.notes|2|1x2,l2=2M,l3=260M"
