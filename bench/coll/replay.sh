@@ -29,6 +29,7 @@ R=$repo/docs/results
 # hmpi-calibrate makes of the same log since stop 56, profile-split.txt;
 # s57np2b: run with run3's profile less nt_copy_ratio, replayed with it)
 runs=(
+  "s57np2e|$R/collectives-np2/stop57/run5/s57np2e.csv.gz|$R/collectives-np2/stop57/run5/profile.txt|$R/collectives-np2/stop57/run5/s57np2e.notes|2|1x2,l2=2M,l3=260M"
   "s57np2d|$R/collectives-np2/stop57/run4/s57np2d.csv.gz|$R/collectives-np2/stop57/run4/profile.txt|$R/collectives-np2/stop57/run4/s57np2d.notes|2|1x2,l2=2M,l3=260M"
   "s57np2c|$R/collectives-np2/stop57/run3/s57np2c.csv.gz|$R/collectives-np2/stop57/run3/profile.txt|$R/collectives-np2/stop57/run3/s57np2c.notes|2|1x2,l2=2M,l3=260M"
   "s57np2b|$R/collectives-np2/stop57/run2/s57np2b.csv.gz|$R/collectives-np2/stop57/run3/profile.txt|$R/collectives-np2/stop57/run2/s57np2b.notes|2|1x2,l2=2M,l3=260M"
