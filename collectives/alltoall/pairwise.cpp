@@ -28,6 +28,14 @@
 
 namespace hmpi::coll {
 
+namespace {
+// The working set the store choice weighs: p blocks sent and p received
+// by each of p ranks.
+std::size_t store_working_set(std::size_t block, int p) noexcept {
+    return 2 * block * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
+}
+}  // namespace
+
 CollTask alltoall_pairwise(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     int rc = MPI_SUCCESS;
@@ -39,10 +47,9 @@ CollTask alltoall_pairwise(CollCtx& ctx) {
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;
     };
-    // p send and p receive buffers of p blocks (YHCCL Alg. 1: streaming
-    // stores once they outgrow the cache).
-    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(p) * static_cast<std::size_t>(p);
-    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), false, me.in_place);
+    // YHCCL Alg. 1: streaming stores once the buffers outgrow the cache.
+    const StoreKind kind =
+        result_store_kind_for(store_working_set(message_bytes(ctx), p), ctx.topology(), false, me.in_place);
     keep_error(copy_block(send_block(me, r), recv_block(me, r), kind));
     PeerSweep peers(r, p);
     CO_WAIT_UNTIL(peers.sweep([&](int q) { return ctx.arrived(q); },
@@ -58,8 +65,8 @@ double alltoall_pairwise_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p()) * static_cast<std::size_t>(q.p());
     // The closing wait for every rank is bare (all_poll_excess, cost.hpp);
     // the arrival sweep's polls hide between the copies.
-    // Non-temporal where result_store_kind_for says so (its working set 2 m p^2).
-    const double share = result_copy_scale(q, 2 * ws);
+    // Non-temporal where result_store_kind_for says so.
+    const double share = result_copy_scale(q, store_working_set(q.bytes, q.p()));
     return congested_copy_step_cost(q, link, q.m() * (q.p() - 1) * share, q.p(), ws) +
            own_block_copy_cost(q, ws) * share + q.params.alpha.a + all_poll_excess(q, q.p()) +
            peer_args_sweep_cost(q, q.p() - 1);

@@ -59,8 +59,9 @@ StoreKind held_store_kind_for(std::size_t working_set, const CommTopology& topo,
 // the application wrote for the call (Alltoall, Scatter, Gather and
 // Allgather blocks, tiled_push's and reduce_bcast's result copies):
 // non-temporal also inside the cache once the working set per rank reaches
-// nt_copy_from (params.hpp, nt_copy_applies), where hmpi-calibrate measured non-temporal copies cheaper
-// than memcpy's, which reads every destination line before writing it;
+// nt_copy_from (params.hpp, nt_copy_applies), where hmpi-calibrate measured
+// non-temporal copies cheaper than memcpy's, which reads every destination
+// line before writing it;
 // otherwise store_kind_for (held: held_store_kind_for, the destination's
 // lines may be held by other ranks). Not for a buffer the application
 // wrote for the call (`in_place`, or a broadcast's, which is the one the

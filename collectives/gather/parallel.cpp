@@ -30,12 +30,17 @@
 
 namespace hmpi::coll {
 
+namespace {
+// The working set the store choice weighs: p blocks sent, p received.
+std::size_t store_working_set(std::size_t block, int p) noexcept { return 2 * block * static_cast<std::size_t>(p); }
+}  // namespace
+
 CollTask gather_parallel(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
     // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
     // outgrow the cache; the root reads its receive buffer later, if at all).
-    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
+    const std::size_t ws = store_working_set(message_bytes(ctx), ctx.size());
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
         const int e = copy_block(send_whole(me), recv_block(ctx.args_of(root), ctx.rank()),
@@ -60,8 +65,8 @@ double gather_parallel_cost(const CostQuery& q) {
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // Every rank reads the root's arguments. A writer's own data: its block
     // read and the same block written.
-    // Non-temporal where result_store_kind_for says so (its working set 2 m p).
-    const double share = result_copy_scale(q, 2 * ws);
+    // Non-temporal where result_store_kind_for says so.
+    const double share = result_copy_scale(q, store_working_set(q.bytes, q.p()));
     return congested_push_step_cost(q, link, q.m() * share, q.p() - 1, 2 * q.bytes, ws) + peer_args_cost(q, 1) +
            q.params.alpha.a;
 }

@@ -343,7 +343,7 @@ struct ModelParams {
     std::size_t nt_copy_from = 0;
     // nt_copy_ratio: what such a non-temporal copy costs a line against
     // memcpy's, from the same measurement (the median over the sizes from
-    // nt_copy_from on; 0.82 on the 2-core Xeon guest, stop 57): the model
+    // nt_copy_from on; 0.83-0.84 on the 2-core Xeon guest, stop 57): the model
     // prices the lines of the copies result_store_kind_for makes
     // non-temporal at this share of their memcpy cost (result_copy_scale,
     // cost.hpp). With nt_copy_from, both or neither.

@@ -20,13 +20,17 @@
 
 namespace hmpi::coll {
 
+namespace {
+// The working set the store choice weighs: p blocks sent, p received.
+std::size_t store_working_set(std::size_t block, int p) noexcept { return 2 * block * static_cast<std::size_t>(p); }
+}  // namespace
+
 CollTask scatter_direct(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
-    // p blocks sent, p received (YHCCL Alg. 1: streaming stores once they
-    // outgrow the cache).
-    const std::size_t ws = 2 * message_bytes(ctx) * static_cast<std::size_t>(ctx.size());
-    const StoreKind kind = result_store_kind_for(ws, ctx.topology(), false, me.in_place);
+    // YHCCL Alg. 1: streaming stores once the blocks outgrow the cache.
+    const StoreKind kind =
+        result_store_kind_for(store_working_set(message_bytes(ctx), ctx.size()), ctx.topology(), false, me.in_place);
     if (ctx.rank() != root) {
         CO_WAIT_UNTIL(ctx.arrived(root));
         const int rc = copy_block(send_block(ctx.args_of(root), ctx.rank()), recv_whole(me), kind);
@@ -45,8 +49,8 @@ double scatter_direct_cost(const CostQuery& q) {
     const LinkCost& link = q.s() > 1 ? q.params.beta : q.params.alpha;
     const std::size_t ws = q.bytes * static_cast<std::size_t>(q.p());
     // Every rank reads the root's arguments. Non-temporal where
-    // result_store_kind_for says so (its working set 2 m p).
-    const double share = result_copy_scale(q, 2 * ws);
+    // result_store_kind_for says so.
+    const double share = result_copy_scale(q, store_working_set(q.bytes, q.p()));
     return congested_copy_step_cost(q, link, q.m() * share, q.p() - 1, ws) + peer_args_cost(q, 1) + q.params.alpha.a;
 }
 
