@@ -17,6 +17,10 @@
 //     + min(a_a + B_a (q-1) m + a_b + b_b m, a_b + B_b q m)
 // (with one domain and the working set in the L2s, the broadcast's m is
 // (q-1)m/q: each reader folded 1/q of the result's lines itself)
+// (Eq. 8's B_a q m as each member's m/q lines at max(r_a, R_slices_a q)
+// and max(b_a, B_a q): no faster a line than one thread alone, Eq. 1, as
+// tiled Reduce's fold; the folds' spill test on their own working set,
+// (p + s) m: every input and the leaders' receive buffers)
 // (with q = 1, Eq. 8's a_a + B_a m is the copy of a rank's input into its
 // receive buffer, its domain's partial: c_a m, every rank at once)
 // (Z = busy_excess(p): each level across is a step of HMPI's like the
@@ -226,7 +230,11 @@ double allreduce_tiled_cost(const CostQuery& q) {
     const double first_rewrites = qq == 1 && q.s() > 1 ? 2 * rewrite_first_cost(q, q.params.beta) : 0.0;
     const double rewrites = (qq > 1 ? fold_rewrite_cost(q, m / qq) : own_copy_rewrite) +
                             (q.s() > 1 ? copy_rewrite_excess(q, m, q.bytes, buffer, ws) : 0.0) + first_rewrites;
-    return li_tiled_reduce(q, qq, q.s(), m, ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
+    // The folds touch every input and the domain leaders' receive buffers
+    // (the broadcast, after them, the others'): (p + s) m, as tiled Reduce's
+    // (p + 1) m.
+    const std::size_t fold_ws = static_cast<std::size_t>(q.p() + q.s()) * q.bytes;
+    return li_tiled_reduce(q, qq, q.s(), m, fold_ws) + fold_sweep_excess(q, qq, qq - 1, ws) * m * (qq - 1) / qq + bcast +
            rewrites + peer_args_sweep_cost(q, qq - 1) + peer_data_sweep_cost(q, qq - 1) +
            peer_args_cost(q, later_reads) + peer_data_cost(q, tree_reads) + q.params.alpha.a / q.p();
 }

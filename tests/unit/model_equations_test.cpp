@@ -93,6 +93,13 @@ TEST_CASE("Eq. 6, 7 and 10: dissemination and tiled reduction") {
     // with Eq. 8's a_a q as two flat waits of the domain's 4 (no poll_line
     // here: a + a line b_a per further flag, 100 + 2 * 2 each).
     CHECK(li_tiled_reduce(q, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 2) + 4 * 10 * 4 * 3 / 4.0 + (300 + 10 * 10)));
+    // Each member folds its m/q lines no faster a line than one thread
+    // alone (Eq. 1): where b_a exceeds q B_a, its 3 folds of a tile's m/q
+    // lines cost b_a each.
+    ModelParams slow_one = p;
+    slow_one.alpha.b = 20;
+    const CostQuery qs{slow_one, t, CollKind::allreduce, 64, true};
+    CHECK(li_tiled_reduce(qs, 4, 2, 10, 0) == doctest::Approx(2 * (100 + 2 * 20) + 3 * 20 * 10 / 4.0 + (300 + 10 * 10)));
     // One rank per domain: it copies its input into its receive buffer (its
     // domain's partial, c_a a line), then its whole vector crosses at one
     // thread's b_b, never at a B_b below it (Eq. 1; B_b m alone up to stop
