@@ -2,12 +2,18 @@
 // (tools/hmpi-calibrate/measure.hpp).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstddef>
+#include <ctime>
 #include <vector>
 
 #include "tools/hmpi-calibrate/measure.hpp"
 
+using hmpi::calibrate::cpu_ticks_now;
+using hmpi::calibrate::CpuTicks;
 using hmpi::calibrate::interrupted_sizes;
+using hmpi::calibrate::other_work;
 using hmpi::calibrate::nt_copy_from_bytes;
 using hmpi::calibrate::L2Split;
 using hmpi::calibrate::robust_fit;
@@ -29,6 +35,36 @@ TEST_CASE("the speed check flags a handoff that more than doubled or halved") {
     // Nothing measured (one core): no verdict.
     CHECK_FALSE(speed_changed(0, 300));
     CHECK_FALSE(speed_changed(300, 0));
+}
+
+TEST_CASE("other work during a step: busy ticks not this process's, in CPU seconds and cores") {
+    // 100 ticks a second; 2 s of wall time: the machine busy 150 ticks, of
+    // which this process 90: 0.6 s of other work, 0.3 cores.
+    const CpuTicks before{1000, 400, 10.0}, after{1150, 490, 12.0};
+    CHECK(other_work(before, after, 100).cpu_s == doctest::Approx(0.6));
+    CHECK(other_work(before, after, 100).cores == doctest::Approx(0.3));
+    // This process alone (its count may run ahead of the machine's by a
+    // tick): none.
+    const CpuTicks alone{1150, 560, 12.0};
+    CHECK(other_work(before, alone, 100).cores == 0);
+    // Unreadable samples or no time: no verdict.
+    CHECK(other_work(CpuTicks{}, after, 100).cores == 0);
+    CHECK(other_work(before, before, 100).cores == 0);
+    CHECK(other_work(before, after, 0).cpu_s == 0);
+}
+
+TEST_CASE("this process's CPU time is read back from /proc") {
+    const double ticks_per_s = static_cast<double>(sysconf(_SC_CLK_TCK));
+    const CpuTicks before = cpu_ticks_now();
+    REQUIRE(before.busy >= 0);  // Linux: /proc/stat and /proc/self/stat
+    // Spin until this process has used 0.3 s of CPU, however busy the machine.
+    const std::clock_t start = std::clock();
+    volatile unsigned sink = 0;
+    while (std::clock() - start < CLOCKS_PER_SEC * 3 / 10) sink = sink + 1;
+    const CpuTicks after = cpu_ticks_now();
+    CHECK(after.self - before.self >= 0.2 * ticks_per_s);
+    CHECK(after.busy - before.busy >= 0.2 * ticks_per_s);
+    CHECK(after.wall_s > before.wall_s);
 }
 
 TEST_CASE("a sweep's sizes in the L2: those within the limit, less the intercept, and whether one reaches past") {

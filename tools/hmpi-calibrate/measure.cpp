@@ -271,6 +271,44 @@ double clock_overhead_ns() {
     return median(d);
 }
 
+CpuTicks cpu_ticks_now() {
+    CpuTicks t;
+    t.wall_s = static_cast<double>(now_ns()) * 1e-9;
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (f == nullptr) return t;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    const int n = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle, &iowait,
+                              &irq, &softirq, &steal);
+    std::fclose(f);
+    if (n < 7) return t;
+    // /proc/self/stat: "pid (comm) state" then fields 4..; utime, stime,
+    // cutime, cstime are fields 14-17. comm may hold spaces: parse after
+    // its last ')'.
+    f = std::fopen("/proc/self/stat", "r");
+    if (f == nullptr) return t;
+    char buf[1024];
+    const std::size_t len = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[len] = '\0';
+    const char* rest = std::strrchr(buf, ')');
+    if (rest == nullptr) return t;
+    unsigned long long utime = 0, stime = 0;
+    long long cutime = 0, cstime = 0;
+    if (std::sscanf(rest + 1, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu %lld %lld", &utime, &stime,
+                    &cutime, &cstime) != 4)
+        return t;
+    t.busy = static_cast<double>(user + nice + system + irq + softirq + (n >= 8 ? steal : 0));
+    t.self = static_cast<double>(utime + stime) + static_cast<double>(cutime + cstime);
+    return t;
+}
+
+OtherWork other_work(const CpuTicks& before, const CpuTicks& after, double ticks_per_s) {
+    const double wall_s = after.wall_s - before.wall_s;
+    if (before.busy < 0 || after.busy < 0 || wall_s <= 0 || ticks_per_s <= 0) return {};
+    const double ticks = std::max(0.0, (after.busy - before.busy) - (after.self - before.self));
+    return {ticks / ticks_per_s, ticks / ticks_per_s / wall_s};
+}
+
 namespace {
 
 // The common frame of the writer-reader kernels: one writer core and t

@@ -53,6 +53,26 @@ bool same_domain(const Machine& m, const Core& x, const Core& y);
 // Cost of one now() call, ns (subtracted from timings that include one).
 double clock_overhead_ns();
 
+// CPU time, in clock ticks: every CPU's busy and stolen time (/proc/stat:
+// user, nice, system, irq, softirq, steal) and this process's own (its
+// threads' and its waited-for children's, /proc/self/stat), with the wall
+// time they were read at. A measurement that shares its cores with other
+// work (another program, or the hypervisor running something else on them)
+// is slower than the machine; the difference of two samples says how much
+// other work ran between them. busy < 0: /proc could not be read.
+struct CpuTicks {
+    double busy = -1, self = 0, wall_s = 0;
+};
+CpuTicks cpu_ticks_now();
+// Other work between two samples: the busy ticks not this process's, as
+// CPU seconds and as cores on average over the wall time between them
+// (ticks_per_s ticks a second). Both 0 where a sample is unreadable or no
+// time passed.
+struct OtherWork {
+    double cpu_s = 0, cores = 0;
+};
+OtherWork other_work(const CpuTicks& before, const CpuTicks& after, double ticks_per_s);
+
 // What the reader does with the lines it waited for.
 enum class Kernel {
     reduce,  // acc[i] += src[i] on doubles (read remote, read local, write local): b, B
