@@ -4,8 +4,11 @@
 # calibrated with, its notes), recomputes `hmpi-info --model` on that run's
 # machine shape and prints how often the algorithm hmpi-info chooses is
 # within 10% of the best forced algorithm (analyze.py's "chosen (hmpi-info)
-# within 10%" column), in all and per collective. A model change is judged
-# by these totals before and after (docs/model.md).
+# within 10%" column), in all and per collective, and at how many sizes the
+# tree and tiled algorithms' predictions are within 15% of their measured
+# times (the prediction error table's column), then both summed over the
+# runs. A model change is judged by these totals before and after
+# (docs/model.md).
 #
 # usage: bench/coll/replay.sh [--out DIR] [RUN...]
 #   RUN   names from the list below (default: all)
@@ -19,6 +22,7 @@ python=${PYTHON:-python3}
 out=""
 if [[ ${1:-} == --out ]]; then out=$2; shift 2; fi
 [[ -n $out ]] || out=$(mktemp -d)
+mkdir -p "$out"
 R=$repo/docs/results
 # name | measured CSV | profile | notes | ranks | --machine (empty: this machine's topology)
 # (...f19: the run's profile as format 19, made from its calibration's log
@@ -29,6 +33,8 @@ R=$repo/docs/results
 # hmpi-calibrate makes of the same log since stop 56, profile-split.txt;
 # s57np2b: run with run3's profile less nt_copy_ratio, replayed with it)
 runs=(
+  "s58np2b|$R/collectives-np2/stop58/run2/s58np2b.csv.gz|$R/collectives-np2/stop58/run2/profile.txt|$R/collectives-np2/stop58/run2/s58np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s58np2|$R/collectives-np2/stop58/run1/s58np2.csv.gz|$R/collectives-np2/stop58/run1/profile.txt|$R/collectives-np2/stop58/run1/s58np2.notes|2|1x2,l2=1M,l3=32M"
   "s57np2e|$R/collectives-np2/stop57/run5/s57np2e.csv.gz|$R/collectives-np2/stop57/run5/profile.txt|$R/collectives-np2/stop57/run5/s57np2e.notes|2|1x2,l2=2M,l3=260M"
   "s57np2d|$R/collectives-np2/stop57/run4/s57np2d.csv.gz|$R/collectives-np2/stop57/run4/profile.txt|$R/collectives-np2/stop57/run4/s57np2d.notes|2|1x2,l2=2M,l3=260M"
   "s57np2c|$R/collectives-np2/stop57/run3/s57np2c.csv.gz|$R/collectives-np2/stop57/run3/profile.txt|$R/collectives-np2/stop57/run3/s57np2c.notes|2|1x2,l2=2M,l3=260M"
@@ -138,18 +144,30 @@ for spec in "${runs[@]}"; do
     "$python" - "$d/metrics.md" "$name" <<'PY'
 import re, sys
 ok = total = 0
+close = tt = 0  # tree and tiled predictions within 15% of the measurement
 per = []
-summary = False  # only the summary tables (not the per-state one, which has the same column)
+summary = errors = False  # the summary and error tables (not the per-state ones)
 for line in open(sys.argv[1]):
     if line.startswith('### '):
         summary = line.rstrip().endswith(': summary')
+        errors = line.rstrip().endswith('model prediction error per algorithm')
     cells = [c.strip() for c in line.split('|')]
     if summary and len(cells) > 8 and re.match(r'\d+/\d+', cells[7]):
         a, b = map(int, re.match(r'(\d+)/(\d+)', cells[7]).groups())
         ok += a
         total += b
         per.append(f"{cells[1]} {a}/{b}")
-print(f"{sys.argv[2]:9s} {ok}/{total} ({100 * ok / max(total, 1):.1f}%)   " + ", ".join(per))
+    if errors and len(cells) > 7 and '(tree/tiled)' in cells[2] and re.match(r'\d+/\d+', cells[6]):
+        a, b = map(int, re.match(r'(\d+)/(\d+)', cells[6]).groups())
+        close += a
+        tt += b
+print(f"{sys.argv[2]:9s} {ok}/{total} ({100 * ok / max(total, 1):.1f}%)   " + ", ".join(per) +
+      f"   tree/tiled within 15%: {close}/{tt}")
 PY
-done
+done | tee "$out/summary.txt"
+awk '{ for (i = 1; i <= NF; ++i) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, f, "/"); if (!seen++) { c += f[1]; n += f[2] } }
+       if (match($0, /within 15%: [0-9]+\/[0-9]+/)) { split(substr($0, RSTART + 12, RLENGTH - 12), g, "/"); t += g[1]; m += g[2] }
+       seen = 0 }
+     END { printf "all runs: chosen within 10%% of the best %d/%d; tree/tiled within 15%% %d/%d\n", c, n, t, m }' \
+    "$out/summary.txt"
 echo "(per-run model CSVs and metrics.md in $out)"
