@@ -10,6 +10,7 @@
 
 #include "tools/hmpi-calibrate/measure.hpp"
 
+using hmpi::calibrate::busy_ticks;
 using hmpi::calibrate::cpu_ticks_now;
 using hmpi::calibrate::CpuTicks;
 using hmpi::calibrate::interrupted_sizes;
@@ -51,6 +52,28 @@ TEST_CASE("other work during a step: busy ticks not this process's, in CPU secon
     CHECK(other_work(CpuTicks{}, after, 100).cores == 0);
     CHECK(other_work(before, before, 100).cores == 0);
     CHECK(other_work(before, after, 0).cpu_s == 0);
+}
+
+TEST_CASE("other work is counted on this process's CPUs only: /proc/stat's per-CPU lines") {
+    // user nice system idle iowait irq softirq steal guest guest_nice
+    const char* stat =
+        "cpu  300 0 60 900 0 0 6 30 0 0\n"
+        "cpu0 100 0 20 300 0 0 2 10 0 0\n"
+        "cpu1 200 0 40 600 0 0 4 20 0 0\n"
+        "intr 12345 0 0\n";
+    cpu_set_t only0, none;
+    CPU_ZERO(&only0);
+    CPU_ZERO(&none);
+    CPU_SET(0, &only0);
+    int cpus = 0;
+    // CPU 0: user + system + softirq + steal; idle and iowait are not busy.
+    CHECK(busy_ticks(stat, only0, &cpus) == doctest::Approx(132));
+    CHECK(cpus == 1);
+    // No affinity known: every CPU's lines (not the total's).
+    CHECK(busy_ticks(stat, none, &cpus) == doctest::Approx(396));
+    CHECK(cpus == 2);
+    CHECK(busy_ticks("intr 1 2 3\n", none, &cpus) == 0);
+    CHECK(cpus == 0);
 }
 
 TEST_CASE("this process's CPU time is read back from /proc") {

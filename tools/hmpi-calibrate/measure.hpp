@@ -9,6 +9,8 @@
 // doubles) or a copy step does (the reader reads the remote lines and writes
 // its own: memcpy). Threads are bound to cores with hwloc.
 #pragma once
+#include <sched.h>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -53,8 +55,10 @@ bool same_domain(const Machine& m, const Core& x, const Core& y);
 // Cost of one now() call, ns (subtracted from timings that include one).
 double clock_overhead_ns();
 
-// CPU time, in clock ticks: every CPU's busy and stolen time (/proc/stat:
-// user, nice, system, irq, softirq, steal) and this process's own (its
+// CPU time, in clock ticks: the busy and stolen time (/proc/stat: user,
+// nice, system, irq, softirq, steal) of the CPUs this process was allowed
+// when it started (its affinity then: on a node shared with other jobs,
+// its own CPUs) and this process's own (its
 // threads' and its waited-for children's, /proc/self/stat), with the wall
 // time they were read at. A measurement that shares its cores with other
 // work (another program, or the hypervisor running something else on them)
@@ -64,6 +68,9 @@ struct CpuTicks {
     double busy = -1, self = 0, wall_s = 0;
 };
 CpuTicks cpu_ticks_now();
+// The busy and stolen ticks in /proc/stat's text of the CPUs in `allowed`
+// (every CPU where it is empty); *cpus: how many lines counted.
+double busy_ticks(const char* proc_stat, const cpu_set_t& allowed, int* cpus);
 // Other work between two samples: the busy ticks not this process's, as
 // CPU seconds and as cores on average over the wall time between them
 // (ticks_per_s ticks a second). Both 0 where a sample is unreadable or no
