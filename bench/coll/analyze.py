@@ -308,10 +308,12 @@ def memcpy_bandwidth(path):
     return best
 
 
-def threaded_copy_times(path):
-    """{(threads, size): median us} from copy_bw_threads -c
-    (threads,size,lat_us_median,lat_us_min,bw_MBps), header optional."""
-    out = {}
+def threaded_copy_lines(path):
+    """[(threads, size, median us, probe before, probe after)] from
+    copy_bw_threads -c (threads,size,lat_us_median,lat_us_min,bw_MBps),
+    header optional; run.sh from stop 58 on appends round,probe_before_ns,
+    probe_after_ns (the probes None where absent or empty)."""
+    out = []
     if not path or not os.path.exists(path):
         return out
     with open(path) as f:
@@ -320,10 +322,19 @@ def threaded_copy_times(path):
             if len(parts) < 5 or not parts[0].isdigit():
                 continue
             try:
-                out[(int(parts[0]), int(parts[1]))] = float(parts[2])
+                probes = [float(x) if x else None for x in parts[6:8]] if len(parts) >= 8 else [None, None]
+                out.append((int(parts[0]), int(parts[1]), float(parts[2]), probes[0], probes[1]))
             except ValueError:
                 continue
     return out
+
+
+def threaded_copy_times(path):
+    """{(threads, size): median us over the measurements} (threaded_copy_lines)."""
+    raw = defaultdict(list)
+    for t, s, us, *_ in threaded_copy_lines(path):
+        raw[(t, s)].append(us)
+    return {k: statistics.median(v) for k, v in raw.items()}
 
 
 class AllreduceBound:
@@ -335,15 +346,30 @@ class AllreduceBound:
     copy bandwidth each, as if the cores did not share the memory system:
     m / BW, a lower (looser) bound."""
 
-    def __init__(self, bw, bw_source, threaded):
+    def __init__(self, bw, bw_source, threaded, threaded_lines=()):
         self.bw, self.bw_source, self.threaded = bw, bw_source, threaded
+        self.threaded_lines = list(threaded_lines)
+
+    def by_state(self, ranks, m, threshold):
+        """{state: median us} of the measurements of `ranks` threads copying
+        m bytes whose two probes agree on a state (threshold: the runs')."""
+        raw = defaultdict(list)
+        for t, s, us, before, after in self.threaded_lines:
+            if (t, s) == (ranks, m) and before is not None and after is not None:
+                st = run_state(before, after, threshold)
+                if st != "changed":
+                    raw[st].append(us)
+        return {st: statistics.median(v) for st, v in raw.items()}
 
     def __call__(self, ranks, m):
         """(bound in us, how it was obtained)."""
         t = self.threaded.get((ranks, m))
         if t is not None:
+            n = sum(1 for x in self.threaded_lines if (x[0], x[1]) == (ranks, m))
             return t, (f"{ranks} threads each copying {fmt_size(m)} at once, pinned as the ranks are: "
-                       f"{t:.0f} us, median (bench/copy_bw_threads.c)")
+                       f"{t:.0f} us, median{f' of {n} measurements (one a round)' if n > 1 else ''} "
+                       f"(bench/copy_bw_threads.c); where the runs show two machine states, a row per state "
+                       f"compares HMPI's runs in that state with the bound measured in it")
         return m / self.bw / 1000.0, (f"no measurement of {ranks} threads copying {fmt_size(m)} at once: {ranks} "
                                       f"threads at BW = {self.bw:.2f} GB/s each ({self.bw_source}), as if they "
                                       f"did not share the memory system")
@@ -438,6 +464,27 @@ class Analysis:
         return out
 
 
+def bound_by_state(runs, ranks, m, bound):
+    """Rows of the bound table per machine state, where the runs show two
+    states and the bound was measured in that state too: HMPI's default
+    m-byte Allreduce over that state's rounds against that state's bound
+    (a machine whose states differ in copy bandwidth has two bounds)."""
+    mine = [r for r in probed(runs) if r[0] == ranks]
+    thr = state_threshold([x for r in mine for x in (r[6], r[7])]) if mine else None
+    if thr is None:
+        return []
+    bounds = bound.by_state(ranks, m, thr)
+    data, _ = by_state(mine, thr)
+    rows = []
+    for st in ("fast", "slow"):
+        t = data.get(st, {}).get((ranks, "allreduce"), {}).get("hmpi", {}).get(m)
+        b = bounds.get(st)
+        if t and b:
+            rows.append(f"| {fmt_size(m)}, {st} state only | {fmt_us(t)} | {fmt_us(b)} | {t / b:.2f} | "
+                        f"{b / t:.2f} {'✓' if b / t >= 0.8 else '✗'} |")
+    return rows
+
+
 def metrics_markdown(analyses, bound, metric, inputs, runs=(), state=None):
     L, T = [], []
     state_note = f" (the {state} machine state's runs only: analyze.py --state {state})" if state else ""
@@ -512,6 +559,7 @@ def metrics_markdown(analyses, bound, metric, inputs, runs=(), state=None):
             L.append("|---|---|---|---|---|")
             L.append(f"| {fmt_size(m)} | {fmt_us(t)} | {fmt_us(bound_us)} | {t / bound_us:.2f} | "
                      f"{bound_us / t:.2f} {'✓' if bound_us / t >= 0.8 else '✗'} |")
+            L += bound_by_state(runs, ranks, m, bound)
             if m != 16 << 20:
                 L.append("")
                 L.append(f"(The largest Allreduce measured is {fmt_size(m)}, not 16 MiB.)")
@@ -723,7 +771,8 @@ def main():
     analyses = [Analysis(ranks, coll, impls, pred.get(coll, {}), chosen.get(coll, {}), fallbacks)
                 for (ranks, coll), impls in sorted(data.items(), key=lambda kv: (kv[0][0], coll_key(kv[0][1])))]
     bw, bw_source = copy_bandwidth(args)
-    bound = AllreduceBound(bw, bw_source, threaded_copy_times(args.copy_threads))
+    bound = AllreduceBound(bw, bw_source, threaded_copy_times(args.copy_threads),
+                           threaded_copy_lines(args.copy_threads))
     summary, tables = metrics_markdown(analyses, bound, args.metric, [os.path.basename(p) for p in args.csv],
                                        runs, args.state)
     text = summary + "\n" + tables

@@ -75,8 +75,9 @@
 #                     --model COLL -n NP --csv; its default sizes, 8 B .. 16 MiB)
 #   STEM.memcpy.csv   memcpy_bw's CSV (size,lat_us_median,lat_us_min,bw_MBps)
 #   STEM.copy-threads.csv  copy_bw_threads' CSV (threads,size,lat_us_median,
-#                     lat_us_min,bw_MBps): NP pinned threads copying 16 MiB each
-#                     at once, the large Allreduce's bound
+#                     lat_us_min,bw_MBps) then round,probe_before_ns,
+#                     probe_after_ns: NP pinned threads copying 16 MiB each at
+#                     once, the large Allreduce's bound, once per round
 #   STEM.profile.txt  with --calibrate: the profile (and .log: every try)
 #   STEM.notes        forced algorithms that fell back to another, failures
 #   STEM.log          everything printed
@@ -323,6 +324,32 @@ if [ $validate -eq 1 ]; then
     [ $validate_only -eq 1 ] && exit $vfail
 fi
 
+# NP threads copying 16 MiB each at once, pinned as the ranks are: the
+# large Allreduce's data-volume bound (analyze.py --copy-threads), measured
+# once per round between the state probes (a machine with two states has
+# two bounds: docs/performance-collectives.md, stop 58), so that
+# analyze.py can compare the Allreduce with the bound of its own state.
+copy_threads=""
+if if [ -n "$prebuilt" ]; then cp "$prebuilt/copy_bw_threads" "$bindir/copy_bw_threads" 2>"$rawdir/build-copy-threads.log"
+   else command -v cc >/dev/null && cc -O2 -std=c11 -pthread -o "$bindir/copy_bw_threads" "$repo/bench/copy_bw_threads.c" 2>"$rawdir/build-copy-threads.log"; fi; then
+    copy_threads="$bindir/copy_bw_threads"
+    : >"$out/$stem.copy-threads.csv"
+else
+    note "copy_bw_threads not built ($rawdir/build-copy-threads.log)"
+fi
+# copy_threads_round: one measurement, its line with ",round,probe before,probe after" appended.
+copy_threads_round() {
+    [ -n "$copy_threads" ] || return 0
+    local before after line
+    before=$(probe)
+    if line=$("$copy_threads" -c -q -p "$np" -s 16M -r 9 2>>"$rawdir/copy-threads.err"); then
+        after=$(probe)
+        printf '%s\n' "$line" | grep '^[0-9]' | sed "s/\$/,$round,$before,$after/" >>"$out/$stem.copy-threads.csv"
+    else
+        note "copy_bw_threads failed in round $round ($rawdir/copy-threads.err)"
+    fi
+}
+
 # ---------------------------------------------------------------- timing --
 echo "impl,collective,bytes,ranks,avg_us,max_us,iters,round,probe_before_ns,probe_after_ns" >"$csv"
 for ((round = 0; round < rounds; round++)); do
@@ -350,6 +377,7 @@ for ((round = 0; round < rounds; round++)); do
         done
         ci=$((ci + 1))
     done
+    copy_threads_round
 done
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# wrote $csv ($(($(wc -l <"$csv") - 1)) measurements)"
@@ -379,16 +407,6 @@ if if [ -n "$prebuilt" ]; then cp "$prebuilt/memcpy_bw" "$bindir/memcpy_bw" 2>"$
 else
     note "memcpy_bw not built ($rawdir/build-memcpy.log)"
 fi
-# NP threads copying 16 MiB each at once, pinned as the ranks are: the
-# large Allreduce's data-volume bound (analyze.py --copy-threads).
-if if [ -n "$prebuilt" ]; then cp "$prebuilt/copy_bw_threads" "$bindir/copy_bw_threads" 2>"$rawdir/build-copy-threads.log"
-   else command -v cc >/dev/null && cc -O2 -std=c11 -pthread -o "$bindir/copy_bw_threads" "$repo/bench/copy_bw_threads.c" 2>"$rawdir/build-copy-threads.log"; fi; then
-    "$bindir/copy_bw_threads" -c -q -p "$np" -s 16M -r 9 >"$out/$stem.copy-threads.csv" 2>"$rawdir/copy-threads.err" ||
-        note "copy_bw_threads failed ($rawdir/copy-threads.err)"
-else
-    note "copy_bw_threads not built ($rawdir/build-copy-threads.log)"
-fi
-
 # ---------------------------------------------------------------- analyze --
 py=${PYTHON:-}
 if [ -z "$py" ]; then
