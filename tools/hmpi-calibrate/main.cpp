@@ -26,7 +26,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -1147,8 +1149,8 @@ void check_speed_kept(const Plan& plan, const LinkPlan& link, double clk, double
 // its per-CPU and per-process counts of one short window can differ by a
 // few: under kOtherWorkSeconds of other work is not told from that (on
 // the 2-core EPYC guest, idle, a 0.05-second step showed 2.1 "cores").
-// `step` returns false where it failed (no retry then); *p (may be null)
-// and `notes` are put back before a retry.
+// `step` returns nothing, or false where it failed (no retry then); *p
+// (may be null) and `notes` are put back before a retry.
 constexpr double kOtherWorkCores = 0.25;
 constexpr double kOtherWorkSeconds = 0.15;
 constexpr int kStepTries = 3;
@@ -1157,13 +1159,15 @@ template <class Step>
 bool quiet_step(const Options& opt, const std::string& what, coll::ModelParams* p, std::vector<std::string>& notes,
                 Step&& step) {
     static const double ticks_per_s = static_cast<double>(sysconf(_SC_CLK_TCK));
-    const coll::ModelParams p0 = p != nullptr ? *p : coll::ModelParams{};
+    std::optional<coll::ModelParams> p0;
+    if (p != nullptr) p0 = *p;
     const std::size_t n0 = notes.size();
     const int s0 = g_step;
     const int tries = opt.quick ? 1 : kStepTries;
     for (int attempt = 1;; ++attempt) {
         const CpuTicks t0 = cpu_ticks_now();
-        if (!step()) return false;
+        if constexpr (std::is_void_v<std::invoke_result_t<Step&>>) step();
+        else if (!step()) return false;
         const OtherWork w = other_work(t0, cpu_ticks_now(), ticks_per_s);
         const double others = w.cores;
         char b[240];
@@ -1186,7 +1190,7 @@ bool quiet_step(const Options& opt, const std::string& what, coll::ModelParams* 
         }
         progress("%s: other work took %.2f cores while it ran; measuring it again (try %d of %d)", what.c_str(),
                  others, attempt + 1, tries);
-        if (p != nullptr) *p = p0;
+        if (p != nullptr) *p = *p0;  // p0 holds *p from above
         notes.resize(n0);
         g_step = s0;
     }
@@ -1633,7 +1637,6 @@ int run_calibration(const Options& opt) {
         LinkResult measured;
         quiet_step(opt, l.name, nullptr, notes, [&] {
             measured = measure_link(plan, l, clk);
-            return true;
         });
         results.push_back(std::move(measured));
         LinkResult& r = results.back();
@@ -1692,7 +1695,6 @@ int run_calibration(const Options& opt) {
                 std::vector<int> all = readers;
                 all.insert(all.begin(), c0.index);
                 measure_all_writers(plan, all, &p, notes);
-                return true;
             });
         ++g_step;
         if (readers.empty())
@@ -1700,7 +1702,6 @@ int run_calibration(const Options& opt) {
         else
             quiet_step(opt, "fold_rewrite_line", &p, notes, [&] {
                 measure_fold_rewrite(plan, c0.index, readers, m.l2_bytes, &p, notes);
-                return true;
             });
         ++g_step;
         if (readers.empty())
@@ -1708,26 +1709,22 @@ int run_calibration(const Options& opt) {
         else
             quiet_step(opt, "copy_rewrite", &p, notes, [&] {
                 measure_copy_rewrite(plan, c0.index, readers, &p, notes);
-                return true;
             });
     }
 
     ++g_step;
     quiet_step(opt, "push_line", &p, notes, [&] {
         measure_push_line(plan, near_ring, m.l2_bytes, &p, notes);
-        return true;
     });
 
     ++g_step;
     quiet_step(opt, "push_held_line", &p, notes, [&] {
         measure_push_held_line(plan, near_ring, m.l2_bytes, &p, notes);
-        return true;
     });
 
     ++g_step;
     quiet_step(opt, "peer_args", &p, notes, [&] {
         measure_peer_args(plan, near_ring, near_handoff, &p, notes);
-        return true;
     });
 
     ++g_step;
@@ -1737,7 +1734,6 @@ int run_calibration(const Options& opt) {
                  c0.index, 2 * rounds);
         p.switch_handoff = switch_handoff_ns(c0.index, rounds, passes);
         progress("switch_handoff = %.1f ns per handoff (median of %d passes)", p.switch_handoff, passes);
-        return true;
     });
 
     ++g_step;
@@ -1750,19 +1746,16 @@ int run_calibration(const Options& opt) {
                  mib(copy_bytes).c_str());
         copy_bandwidths(c0.index, copy_bytes, opt.quick ? 3 : 7, &p.copy_bandwidth, &p.nt_copy_bandwidth);
         progress("copy: %.2f bytes/ns (GB/s), non-temporal %.2f bytes/ns", p.copy_bandwidth, p.nt_copy_bandwidth);
-        return true;
     });
 
     ++g_step;
     quiet_step(opt, "fold_stream_line", &p, notes, [&] {
         measure_fold_stream(plan, m, &p, notes);
-        return true;
     });
 
     ++g_step;
     quiet_step(opt, "nt_copy_from", &p, notes, [&] {
         measure_nt_copy_from(plan, m, mem_cap, &p, notes);
-        return true;
     });
 
     ++g_step;
@@ -1790,7 +1783,6 @@ int run_calibration(const Options& opt) {
         quiet_step(opt, "steps", &p, notes, [&] {
             measure_steps(opt.quick, alpha >= 0 ? links[static_cast<std::size_t>(alpha)].ring.size() : 1,
                           m.cores.size(), p.call_overhead, pair_a, &p, notes);
-            return true;
         });
     }
     g_step = 0;
