@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "collectives/model/params.hpp"
 
@@ -14,7 +15,10 @@ int copy_data(const void* src, std::int64_t scount, const Datatype& stype, void*
     const std::size_t have = data_bytes(scount, stype);
     const std::size_t room = data_bytes(rcount, rtype);
     const std::size_t n = std::min(have, room);
-    if (n) copy_typed(src, stype, dst, rtype, n);
+    // Contiguous on both sides (nearly every call): the copy without
+    // copy_typed's dispatch, a third of a small call's copy instructions.
+    if (n && stype.contiguous && rtype.contiguous) std::memcpy(dst, src, n);
+    else if (n) copy_typed(src, stype, dst, rtype, n);
     return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 

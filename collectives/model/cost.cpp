@@ -15,23 +15,26 @@ std::size_t bytes_of(std::int64_t count, const Datatype* t) noexcept {
 }
 }  // namespace
 
+// Only the side that counts is computed: this runs on every call, up to
+// three times (the decision, the algorithm's applicability, the algorithm).
 std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept {
-    const std::size_t send = bytes_of(call.sendcount, call.sendtype);
-    const std::size_t recv = bytes_of(call.recvcount, call.recvtype);
+    (void)size;
     switch (call.kind) {
-        case CollKind::bcast: return recv;
+        case CollKind::bcast: return bytes_of(call.recvcount, call.recvtype);
         // Reductions: the whole input vector (the API layer's sendcount).
         case CollKind::reduce:
         case CollKind::allreduce:
         case CollKind::reduce_scatter:
         case CollKind::reduce_scatter_block:
         case CollKind::scan:
-        case CollKind::exscan: return send;
+        case CollKind::exscan: return bytes_of(call.sendcount, call.sendtype);
         case CollKind::gather:
         case CollKind::allgather:
-        case CollKind::alltoall: return call.in_place ? recv : send;
-        case CollKind::scatter: return rank == call.root ? send : recv;
-        default: (void)size; return 0;  // barrier; v, w and neighborhood forms
+        case CollKind::alltoall:
+            return call.in_place ? bytes_of(call.recvcount, call.recvtype) : bytes_of(call.sendcount, call.sendtype);
+        case CollKind::scatter:
+            return rank == call.root ? bytes_of(call.sendcount, call.sendtype) : bytes_of(call.recvcount, call.recvtype);
+        default: return 0;  // barrier; v, w and neighborhood forms
     }
 }
 
