@@ -15,6 +15,10 @@
 //                                      cores, ranks in core order (sizes take K/M/G)
 //     --profile FILE                   model parameters from FILE (hmpi-calibrate's
 //                                      output), whatever machine measured them
+//   --model also takes
+//     --state N                        the predictions of the profile's state N (a profile
+//                                      combined from several machine states; 1: the first);
+//                                      the pick is the runtime's, made over all the states
 // Together they replay the model for a machine measured elsewhere: the
 // profile and the benchmark of a 16-core machine can be checked here.
 #include <algorithm>
@@ -47,7 +51,7 @@ int usage() {
                  "       hmpi-info --topology [-n NP] [--machine SxQ[,l2=SIZE][,l3=SIZE]]\n"
                  "       hmpi-info --params [--profile FILE]\n"
                  "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,... (K/M/G allowed)] [--non-commutative] [--csv]\n"
-                 "                 [--machine SxQ[,l2=SIZE][,l3=SIZE]] [--profile FILE]\n"
+                 "                 [--machine SxQ[,l2=SIZE][,l3=SIZE]] [--profile FILE] [--state N]\n"
                  "  --algorithms             list every collective's algorithms\n"
                  "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n"
                  "  --topology               the levels NP ranks (default: one per core) would use\n"
@@ -128,6 +132,11 @@ std::optional<ModelParams> load_profile(const std::string& path) {
 
 void print_params(const ModelParams& p) {
     std::printf("model parameters from %s (topology key %s)\n", p.source.c_str(), p.topology_key.c_str());
+    for (std::size_t i = 0; i < p.other_states.size(); ++i)
+        std::printf("  and the machine's state %zu (below: state 1's): alpha a = %.1f ns, b = %.2f, c = %.2f ns/line, "
+                    "copy_bandwidth %.1f\n",
+                    i + 2, p.other_states[i].alpha.a, p.other_states[i].alpha.b, p.other_states[i].alpha.c,
+                    p.other_states[i].copy_bandwidth);
     auto link = [](const char* name, const LinkCost& l) {
         std::printf("  %-6s a = %8.1f ns   b = %6.2f ns/line   B = %6.2f ns/line   b_mem = %6.2f   B_mem = %6.2f\n", name,
                     l.a, l.b, l.B, l.b_mem, l.B_mem);
@@ -239,11 +248,17 @@ void print_params(const ModelParams& p) {
 }
 
 int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> sizes, bool commutative, bool csv,
-          const ModelParams& params, const CommTopology& topo) {
+          const ModelParams& params, const CommTopology& topo, int state) {
+    // The predictions shown: state `state`'s (1: the first); the pick is made over all.
+    const ModelParams& shown = state <= 1 ? params : params.other_states[static_cast<std::size_t>(state - 2)];
     if (csv) std::printf("collective,algorithm,bytes,predicted_us,chosen\n");
     else {
         print_params(params);
         std::printf("%s\n", describe(topo, params.core_cache_bytes).c_str());
+        if (!params.other_states.empty())
+            std::printf("the profile describes %zu machine states; predictions of state %d (--state N); the pick "
+                        "(*) is the algorithm whose worst ratio to the cheapest of any state is lowest\n",
+                        params.other_states.size() + 1, std::max(state, 1));
     }
     for (CollKind k : kinds) {
         std::vector<std::size_t> sz = sizes;
@@ -262,7 +277,7 @@ int model(const std::vector<CollKind>& kinds, int np, std::vector<std::size_t> s
             std::printf("\n");
         }
         for (std::size_t bytes : sz) {
-            const CostQuery q{params, topo, k, bytes, commutative};
+            const CostQuery q{shown, topo, k, bytes, commutative};
             const CollAlgorithm* pick = model_choice(k, params, topo, bytes, commutative);
             // The runtime's predictions (predict: the formula plus the call overhead).
             const std::vector<Prediction> predicted = predict(k, q);
@@ -314,6 +329,7 @@ int main(int argc, char** argv) {
     int np = 0;
     std::vector<std::size_t> sizes;
     bool commutative = true, csv = false;
+    int state = 1;
     std::vector<CollKind> kinds;
     std::optional<MadeUpMachine> machine;
     std::optional<ModelParams> profile;
@@ -346,6 +362,12 @@ int main(int argc, char** argv) {
         } else if (a == "--profile" && i + 1 < argc) {
             profile = load_profile(argv[++i]);
             if (!profile) return 2;
+        } else if (cmd == "--model" && a == "--state" && i + 1 < argc) {
+            state = std::atoi(argv[++i]);
+            if (state < 1) {
+                std::fprintf(stderr, "hmpi-info: bad --state '%s' (1, 2, ...)\n", argv[i]);
+                return 2;
+            }
         } else if (a == "--non-commutative") commutative = false;
         else if (a == "--csv") csv = true;
         else if (cmd == "--model" && kinds.empty() && a == "all") {
@@ -366,7 +388,12 @@ int main(int argc, char** argv) {
         print_params(params);
         return 0;
     }
+    if (static_cast<std::size_t>(state) > params.other_states.size() + 1) {
+        std::fprintf(stderr, "hmpi-info: --state %d: the profile (%s) describes %zu state(s)\n", state,
+                     params.source.c_str(), params.other_states.size() + 1);
+        return 2;
+    }
     if (cmd == "--model" && !kinds.empty())
-        return model(kinds, np, sizes, commutative, csv, params, topology_of(np, machine));
+        return model(kinds, np, sizes, commutative, csv, params, topology_of(np, machine), state);
     return usage();
 }

@@ -160,6 +160,48 @@ std::vector<Prediction> predict(CollKind k, const CostQuery& asked) {
     return out;
 }
 
+std::vector<Prediction> rank_over_states(CollKind k, const CostQuery& q) {
+    std::vector<Prediction> first = predict(k, q);
+    if (q.params.other_states.empty()) return first;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    // worst[i]: first[i]'s highest ratio to the cheapest of a state, among
+    // the algorithms of its kind of communicator (intercommunicator
+    // algorithms compete only with each other).
+    std::vector<double> worst(first.size(), 1.0);
+    auto fold_in = [&](const std::vector<Prediction>& state) {
+        double best[2] = {inf, inf};
+        for (const Prediction& p : state) {
+            double& b = best[is_intercomm_algorithm(k, *p.algorithm)];
+            b = std::min(b, p.ns);
+        }
+        for (std::size_t i = 0; i < first.size(); ++i)
+            for (const Prediction& p : state)
+                if (p.algorithm == first[i].algorithm) {
+                    const double b = best[is_intercomm_algorithm(k, *p.algorithm)];
+                    worst[i] = std::max(worst[i], p.ns == inf || !(b > 0) ? inf : p.ns / b);
+                }
+    };
+    fold_in(first);
+    for (const ModelParams& state : q.params.other_states)
+        fold_in(predict(k, CostQuery{state, q.topo, q.kind, q.bytes, q.commutative}));
+    std::vector<std::size_t> order(first.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return worst[x] < worst[y]; });
+    // Ratios within kTieRelative: the first state's order (as predict()).
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i + 1;
+        while (j < order.size() && worst[order[j]] != inf &&
+               worst[order[j]] - worst[order[j - 1]] <= kTieRelative * worst[order[j]])
+            ++j;
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j));
+        i = j;
+    }
+    std::vector<Prediction> out;
+    out.reserve(first.size());
+    for (std::size_t i : order) out.push_back(first[i]);
+    return out;
+}
+
 bool is_intercomm_algorithm(CollKind k, const CollAlgorithm& a) noexcept {
     const auto inter = inter_algorithms(k);
     for (const CollAlgorithm& b : inter)
@@ -170,7 +212,7 @@ bool is_intercomm_algorithm(CollKind k, const CollAlgorithm& a) noexcept {
 const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
                                   bool commutative) {
     const CostQuery q{params, topo, k, size_range_representative(size_range_of(bytes)), commutative};
-    for (const Prediction& p : predict(k, q))
+    for (const Prediction& p : rank_over_states(k, q))
         if (p.ns != std::numeric_limits<double>::infinity() && !is_intercomm_algorithm(k, *p.algorithm))
             return p.algorithm;
     return nullptr;
@@ -241,7 +283,7 @@ std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
     std::uint64_t packed = entry.load(std::memory_order_acquire);
     if (packed) return packed;
     const CostQuery q{model_params(), ctx.topology(), k, size_range_representative(range), commutative};
-    const std::vector<Prediction> ranked = predict(k, q);
+    const std::vector<Prediction> ranked = rank_over_states(k, q);
     const CollAlgorithm* base = tables().algorithms[static_cast<int>(k)].data();
     int shift = 0;
     for (const Prediction& p : ranked) {

@@ -55,13 +55,22 @@ struct Prediction {
 inline constexpr double kTieRelative = 1e-9;
 std::vector<Prediction> predict(CollKind k, const CostQuery& q);
 
+// The ranking the runtime decides by: predict()'s where the profile
+// describes one machine state. Where it has other states
+// (ModelParams::other_states), each algorithm's worst ratio over the states
+// of its prediction to that state's cheapest, lowest first (minimax
+// regret: an algorithm that is 2% behind in one state and 5x ahead in the
+// other beats the reverse); ratios within kTieRelative keep predict()'s
+// order in the first state. The times returned are the first state's.
+std::vector<Prediction> rank_over_states(CollKind k, const CostQuery& q);
+
 // Whether an algorithm runs only on intercommunicators (its table is
 // collectives/inter's): left out of intracommunicator explanations.
 bool is_intercomm_algorithm(CollKind k, const CollAlgorithm& a) noexcept;
 
-// The algorithm the model picks for a call of this shape (the cheapest
-// finite prediction at the size range's representative size, as the
-// runtime decides), among intracommunicator algorithms; null if none.
+// The algorithm the model picks for a call of this shape (the first finite
+// entry of rank_over_states at the size range's representative size, as
+// the runtime decides), among intracommunicator algorithms; null if none.
 const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const CommTopology& topo, std::size_t bytes,
                                   bool commutative);
 

@@ -381,6 +381,14 @@ struct ModelParams {
     // came from (the profile's path, or "built-in default").
     std::string topology_key;
     std::string source;
+    // The same machine measured in its other states, where it has more than
+    // one (a virtual machine whose flag handoff and copy speeds change for
+    // seconds at a time: docs/model.md, "Machines with more than one
+    // state"). The runtime then runs, per call shape, the algorithm whose
+    // worst ratio to the best algorithm of any state is lowest
+    // (rank_over_states, registry.hpp); empty: this state's cheapest.
+    // Profile lines "stateN.<key> <value>" (N = 2, 3, ...).
+    std::vector<ModelParams> other_states;
 };
 
 // The conservative built-in parameters (used when no profile is found).

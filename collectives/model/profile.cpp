@@ -255,10 +255,85 @@ std::string format_profile(const ModelParams& p) {
         put(out, "slice_near_line", p.slice_near_line);
         put(out, "slice_near_lines", p.slice_near_lines);
     }
+    // The other states: each state's own lines, prefixed.
+    for (std::size_t i = 0; i < p.other_states.size(); ++i) {
+        const std::string prefix = "state" + std::to_string(i + 2) + ".";
+        ModelParams state = p.other_states[i];
+        state.other_states.clear();
+        const std::string lines = format_profile(state);
+        for (std::size_t pos = 0; pos < lines.size();) {
+            const std::size_t end = lines.find('\n', pos);
+            out += prefix + lines.substr(pos, end - pos) + "\n";
+            pos = end == std::string::npos ? lines.size() : end + 1;
+        }
+    }
     return out;
 }
 
+namespace {
+std::optional<ModelParams> parse_one_state(std::string_view text, std::string* error);
+
+// "stateN." with N >= 2 at the start of a line (after blanks): N, else 0.
+int state_of_line(std::string_view line) noexcept {
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+    if (line.substr(0, 5) != "state") return 0;
+    std::size_t i = 5;
+    int n = 0;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9' && n < 1000) n = n * 10 + (line[i++] - '0');
+    return i > 5 && i < line.size() && line[i] == '.' && n >= 2 ? n : 0;
+}
+}  // namespace
+
+// The lines of each state go to a text of their own, their prefix removed;
+// every text keeps the file's line numbers (blank lines where the other
+// states' lines were), so that an error names the file's line.
 std::optional<ModelParams> parse_profile(std::string_view text, std::string* error) {
+    std::vector<std::string> texts(1);
+    std::size_t lines_before = 0;
+    for (std::size_t pos = 0; pos <= text.size(); ++lines_before) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text.substr(pos, end - pos);
+        pos = end + 1;
+        const int state = state_of_line(line);
+        if (static_cast<std::size_t>(state) > texts.size() + 1) {
+            if (error)
+                *error = "state" + std::to_string(state) + " comes before state" + std::to_string(texts.size() + 1) +
+                         " (states are numbered 2, 3, ... in order)";
+            return std::nullopt;
+        }
+        if (static_cast<std::size_t>(state) == texts.size() + 1) texts.emplace_back(lines_before, '\n');
+        // Line k of the file is line k of every text.
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            if (i == (state ? static_cast<std::size_t>(state - 1) : 0)) {
+                const std::size_t skip = state ? line.find('.') + 1 : 0;
+                texts[i].append(line.substr(skip));
+            }
+            texts[i] += '\n';
+        }
+    }
+    std::optional<ModelParams> main = parse_one_state(texts.front(), error);
+    if (!main) return main;
+    for (std::size_t i = 1; i < texts.size(); ++i) {
+        std::string why;
+        std::optional<ModelParams> other = parse_one_state(texts[i], &why);
+        if (!other) {
+            if (error) *error = "state" + std::to_string(i + 1) + ": " + why;
+            return std::nullopt;
+        }
+        if (other->topology_key != main->topology_key) {
+            if (error)
+                *error = "state" + std::to_string(i + 1) + " was measured on topology " + other->topology_key +
+                         ", the profile's first state on " + main->topology_key;
+            return std::nullopt;
+        }
+        main->other_states.push_back(std::move(*other));
+    }
+    return main;
+}
+
+namespace {
+std::optional<ModelParams> parse_one_state(std::string_view text, std::string* error) {
     auto fail = [&](int line, const std::string& why) -> std::optional<ModelParams> {
         if (error) *error = line > 0 ? "line " + std::to_string(line) + ": " + why : why;
         return std::nullopt;
@@ -542,6 +617,7 @@ std::optional<ModelParams> parse_profile(std::string_view text, std::string* err
     }
     return p;
 }
+}  // namespace
 
 std::string machine_topology_key() {
     static const std::string key = [] {
@@ -635,6 +711,8 @@ ModelParams load_model_params() {
     if (p->topology_key != key)
         return fall_back(path + " was measured on topology " + p->topology_key + ", this machine is " + key);
     p->source = path;
+    for (std::size_t i = 0; i < p->other_states.size(); ++i)
+        p->other_states[i].source = path + " (state" + std::to_string(i + 2) + ")";
     // Format 3 requires both (positive): zeros mean a format 2 file.
     if (p->rewrite_line == 0 && p->source_line == 0)
         report_event("notice: model profile %s is format 2: it has no rewrite_line and source_line, so the model "

@@ -1524,3 +1524,64 @@ TEST_CASE("b_l2: one-thread steps in the L2s cost b_l2, past them b") {
     CHECK(predicted(CollKind::bcast, on, two, in, "one_stage") - predicted(CollKind::bcast, off, two, in, "one_stage") ==
           doctest::Approx((2.0 - 3.0) * (in / 64)));
 }
+
+TEST_CASE("machine states: the pick is the algorithm least behind the cheapest of any state") {
+    // Two made-up states shaped like the 2-core EPYC guest's: a flag
+    // handoff of 40 ns and of 290, copies of 1.0 and 1.8 ns a line.
+    ModelParams fast = made_up_params(), slow = made_up_params();
+    fast.alpha.a = 40;
+    fast.alpha.c = 1.0;
+    fast.alpha.C = 0.5;
+    slow.alpha.a = 290;
+    slow.alpha.c = 1.8;
+    slow.alpha.C = 1.0;
+    slow.push_line = 0.9;
+    ModelParams both = fast;
+    both.other_states = {slow};
+    ModelParams twice = fast;
+    twice.other_states = {fast};
+    int differ = 0;
+    for (const CommTopology& topo : {machine(2, 1), machine(2, 4)})
+        for (const auto& [k, commutative] : kColls)
+            for (std::size_t bytes : kSizes) {
+                INFO(coll_name(k), " ", bytes, " bytes, ", topo.p, " ranks");
+                const std::size_t b = k == CollKind::barrier ? 0 : bytes;
+                const CollAlgorithm* pick = model_choice(k, both, topo, b, commutative);
+                const CollAlgorithm* alone = model_choice(k, fast, topo, b, commutative);
+                REQUIRE(pick);
+                // The same state twice: the first state's pick.
+                CHECK(model_choice(k, twice, topo, b, commutative) == alone);
+                differ += pick != alone;
+                // Worst ratio to each state's cheapest intracommunicator algorithm.
+                auto worst = [&](const CollAlgorithm* a) {
+                    double w = 1;
+                    for (const ModelParams* s : {&fast, &slow}) {
+                        double best = std::numeric_limits<double>::infinity(), mine = best;
+                        for (const Prediction& p : predict(k, CostQuery{*s, topo, k, b, commutative})) {
+                            if (is_intercomm_algorithm(k, *p.algorithm)) continue;
+                            best = std::min(best, p.ns);
+                            if (p.algorithm == a) mine = p.ns;
+                        }
+                        w = std::max(w, mine / best);
+                    }
+                    return w;
+                };
+                for (const CollAlgorithm& a : algorithms_of(k))
+                    if (!is_intercomm_algorithm(k, a)) CHECK(worst(pick) <= worst(&a) * (1 + 1e-9));
+            }
+    CHECK(differ > 0);  // the premise: the second state changes some picks
+    // A pick that is neither state's own: Alltoall of 512 B at 2 ranks
+    // (the fast state's pairwise is far behind in the slow one, the slow
+    // state's inline in the fast one; push is close to both), and
+    // Allreduce of 8 B at 8 ranks.
+    auto name = [](CollKind k, const ModelParams& p, const CommTopology& t, std::size_t b) {
+        return std::string(model_choice(k, p, t, b, true)->name);
+    };
+    const CommTopology two = machine(2, 1), eight = machine(2, 4);
+    CHECK(name(CollKind::alltoall, fast, two, 512) == "pairwise");
+    CHECK(name(CollKind::alltoall, slow, two, 512) == "inline");
+    CHECK(name(CollKind::alltoall, both, two, 512) == "push");
+    CHECK(name(CollKind::allreduce, fast, eight, 8) == "movement_avoiding");
+    CHECK(name(CollKind::allreduce, slow, eight, 8) == "inline");
+    CHECK(name(CollKind::allreduce, both, eight, 8) == "reduce_bcast");
+}

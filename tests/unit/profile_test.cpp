@@ -3,6 +3,7 @@
 // malformed files with a message that names the problem.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <initializer_list>
@@ -907,4 +908,47 @@ TEST_CASE("set_model_params replaces what model_params returns") {
     CHECK(model_params().alpha.a == doctest::Approx(212.5));
     set_model_params(default_model_params());
     CHECK(model_params().source == "built-in default");
+}
+
+TEST_CASE("a profile of several machine states: stateN lines, round trip, errors that name the state") {
+    ModelParams p = sample();
+    ModelParams slow = sample();
+    slow.alpha.a = 288.5;
+    slow.alpha.c = 1.84;
+    slow.copy_bandwidth = 21.3;
+    p.other_states = {slow};
+    const std::string text = format_profile(p);
+    CHECK(text.find("\nstate2.format ") != std::string::npos);
+    CHECK(text.find("\nstate2.alpha.a 288.5") != std::string::npos);
+    CHECK(text.find("\nstate3.") == std::string::npos);
+    std::string error;
+    auto q = parse_profile(text, &error);
+    REQUIRE_MESSAGE(q.has_value(), error);
+    same_link(q->alpha, p.alpha);
+    REQUIRE(q->other_states.size() == 1);
+    same_link(q->other_states[0].alpha, slow.alpha);
+    CHECK(q->other_states[0].copy_bandwidth == doctest::Approx(21.3));
+    CHECK(q->other_states[0].topology_key == p.topology_key);
+    CHECK(format_profile(*q) == text);
+    // One state: no state lines, none read back.
+    auto one = parse_profile(format_profile(sample()), &error);
+    REQUIRE(one.has_value());
+    CHECK(one->other_states.empty());
+
+    // A state's error names the state and the file's line.
+    std::string bad = text;
+    const std::size_t at = bad.find("state2.alpha.a 288.5");
+    bad.replace(at, std::string("state2.alpha.a 288.5").size(), "state2.alpha.a -1");
+    const std::size_t line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + at, '\n')) + 1;
+    const std::string why = rejection(bad);
+    CHECK(why.find("state2: line " + std::to_string(line) + ":") != std::string::npos);
+    CHECK(why.find("positive") != std::string::npos);
+    // States come in order, on the first state's topology.
+    std::string skipped = text;
+    for (std::size_t i; (i = skipped.find("state2.")) != std::string::npos;) skipped.replace(i, 7, "state3.");
+    CHECK(rejection(skipped).find("state3 comes before state2") != std::string::npos);
+    std::string elsewhere = text;
+    const std::size_t key = elsewhere.find("state2.topology_key ");
+    elsewhere.insert(elsewhere.find('\n', key), "-other");
+    CHECK(rejection(elsewhere).find("state2 was measured on topology") != std::string::npos);
 }

@@ -54,17 +54,23 @@ struct Options {
     bool print = false;
     std::string output;  // "" = the default location
     std::string check;   // --check PATH
+    std::vector<std::string> combine;  // --combine FIRST OTHER...
 };
 
 int usage() {
     std::fprintf(stderr,
                  "usage: hmpi-calibrate [--quick] [--output PATH] [--print]\n"
                  "       hmpi-calibrate --check PATH\n"
+                 "       hmpi-calibrate --combine FIRST OTHER... [--output PATH] [--print]\n"
                  "  --quick        fewer sizes and rounds (seconds; for tests), less precise\n"
                  "  --output PATH  where to write the profile (default: %s)\n"
                  "  --print        print the profile to stdout (writes a file only with --output)\n"
                  "  --check PATH   parse a profile and check that its values are sane and that it\n"
-                 "                 was measured on this machine's topology; exit status 1 if not\n",
+                 "                 was measured on this machine's topology; exit status 1 if not\n"
+                 "  --combine      one profile of a machine that changes state (a virtual machine whose\n"
+                 "                 speeds change for seconds at a time) from profiles calibrated in each\n"
+                 "                 state: FIRST's parameters, then each OTHER's as state 2, 3, ...; the\n"
+                 "                 runtime then picks the algorithm least behind the best in any state\n",
                  coll::default_profile_path().c_str());
     return 2;
 }
@@ -1448,14 +1454,91 @@ int check(const std::string& path) {
         std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), error.c_str());
         return 1;
     }
-    const std::vector<std::string> bad = sanity_problems(*p);
-    for (const std::string& b : bad) std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), b.c_str());
-    if (!bad.empty()) return 1;
+    bool sane = true;
+    for (std::size_t i = 0; i <= p->other_states.size(); ++i) {
+        const std::string where = i == 0 ? path : path + " (state" + std::to_string(i + 1) + ")";
+        for (const std::string& b : sanity_problems(i == 0 ? *p : p->other_states[i - 1])) {
+            std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", where.c_str(), b.c_str());
+            sane = false;
+        }
+    }
+    if (!sane) return 1;
     const coll::LinkCost& a = p->alpha;
     std::printf("hmpi-calibrate: %s: ok (alpha a=%.1f b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f c=%.3f C=%.3f c_mem=%.3f "
                 "C_mem=%.3f; %zu levels)\n",
                 path.c_str(), a.a, a.b, a.B, a.b_mem, a.B_mem, a.c, a.C, a.c_mem, a.C_mem, p->levels.size());
+    for (std::size_t i = 0; i < p->other_states.size(); ++i)
+        std::printf("hmpi-calibrate: %s: state%zu: alpha a=%.1f b=%.3f c=%.3f\n", path.c_str(), i + 2,
+                    p->other_states[i].alpha.a, p->other_states[i].alpha.b, p->other_states[i].alpha.c);
     return 0;
+}
+
+// `out` to --output's path (default: this machine's profile) and/or stdout.
+int write_profile_text(const Options& opt, const std::string& out) {
+    if (opt.print) std::fputs(out.c_str(), stdout);
+    if (!opt.print || !opt.output.empty()) {
+        const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;
+        std::error_code ec;
+        const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+        std::ofstream f(path);
+        if (!f || !(f << out) || !(f.flush())) {
+            std::fprintf(stderr, "hmpi-calibrate: cannot write %s%s%s\n", path.c_str(), ec ? ": " : "",
+                         ec ? ec.message().c_str() : "");
+            return 1;
+        }
+        progress("wrote %s", path.c_str());
+    }
+    return 0;
+}
+
+// --combine: the first profile's comments and parameters, then each other
+// profile's comments (prefixed with its state) and parameters as stateN.
+// Every profile must parse, be sane and describe the same topology.
+int combine(const Options& opt) {
+    coll::ModelParams combined;
+    std::string comments = "# Combined by hmpi-calibrate --combine from " + std::to_string(opt.combine.size()) +
+                           " profiles of one machine in different states (docs/model.md, \"Machines with more "
+                           "than one state\").\n";
+    for (std::size_t i = 0; i < opt.combine.size(); ++i) {
+        const std::string& path = opt.combine[i];
+        std::string error;
+        std::optional<coll::ModelParams> p = coll::read_profile(path, &error);
+        if (!p) {
+            std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), error.c_str());
+            return 1;
+        }
+        if (!p->other_states.empty()) {
+            std::fprintf(stderr, "hmpi-calibrate: %s has states of its own; combine profiles of one state each\n",
+                         path.c_str());
+            return 1;
+        }
+        for (const std::string& b : sanity_problems(*p)) {
+            std::fprintf(stderr, "hmpi-calibrate: %s: %s\n", path.c_str(), b.c_str());
+            return 1;
+        }
+        if (i > 0 && p->topology_key != combined.topology_key) {
+            std::fprintf(stderr, "hmpi-calibrate: %s was measured on topology %s, %s on %s\n", path.c_str(),
+                         p->topology_key.c_str(), opt.combine[0].c_str(), combined.topology_key.c_str());
+            return 1;
+        }
+        const std::string state = i == 0 ? "" : "state" + std::to_string(i + 1) + ": ";
+        comments += "# state" + std::to_string(i + 1) + " from " + path + " (alpha a = " + std::to_string(p->alpha.a) +
+                    " ns)\n";
+        std::ifstream in(path);
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty() && line[0] == '#') comments += "# " + state + line.substr(line[1] == ' ' ? 2 : 1) + "\n";
+        if (i == 0) combined = std::move(*p);
+        else combined.other_states.push_back(std::move(*p));
+    }
+    const std::string out = comments + coll::format_profile(combined) + "tool " + std::string(kToolVersion) + "\n";
+    std::string error;
+    if (!coll::parse_profile(out, &error)) {
+        std::fprintf(stderr, "hmpi-calibrate: internal error: the combined profile does not parse: %s\n",
+                     error.c_str());
+        return 1;
+    }
+    return write_profile_text(opt, out);
 }
 
 // The working set one core keeps at cache speed (core_cache_bytes,
@@ -1841,21 +1924,7 @@ int run_calibration(const Options& opt) {
     if (p.alpha.b_l2 > 0)
         progress("in the L2s: b_l2=%.3f c_l2=%.3f r_l2=%.3f ns/line; near_line=%.3f ns for the first %.0f lines",
                  p.alpha.b_l2, p.alpha.c_l2, p.alpha.r_l2, p.near_line, p.near_lines);
-    if (opt.print) std::fputs(out.c_str(), stdout);
-    if (!opt.print || !opt.output.empty()) {
-        const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;
-        std::error_code ec;
-        const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-        if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-        std::ofstream f(path);
-        if (!f || !(f << out) || !(f.flush())) {
-            std::fprintf(stderr, "hmpi-calibrate: cannot write %s%s%s\n", path.c_str(), ec ? ": " : "",
-                         ec ? ec.message().c_str() : "");
-            return 1;
-        }
-        progress("wrote %s", path.c_str());
-    }
-    return 0;
+    return write_profile_text(opt, out);
 }
 
 }  // namespace
@@ -1868,6 +1937,13 @@ int main(int argc, char** argv) {
         else if (a == "--print") opt.print = true;
         else if (a == "--output" && i + 1 < argc) opt.output = argv[++i];
         else if (a == "--check" && i + 1 < argc) opt.check = argv[++i];
+        else if (a == "--combine") {
+            while (i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0) opt.combine.push_back(argv[++i]);
+            if (opt.combine.size() < 2) {
+                std::fprintf(stderr, "hmpi-calibrate: --combine needs two profiles or more\n");
+                return usage();
+            }
+        }
         else if (a == "--help" || a == "-h") return usage(), 0;
         else {
             std::fprintf(stderr, "hmpi-calibrate: unknown argument '%s'\n", a.c_str());
@@ -1875,5 +1951,6 @@ int main(int argc, char** argv) {
         }
     }
     if (!opt.check.empty()) return check(opt.check);
+    if (!opt.combine.empty()) return combine(opt);
     return run_calibration(opt);
 }

@@ -5,7 +5,8 @@
 # not cheaper than cache, measured on this machine's topology); the runtime
 # loads it through HMPI_PROFILE without a notice, and falls back to the
 # default with exactly one notice line when the named file is missing or
-# malformed. A format 2 profile is used, with one notice.
+# malformed. A format 2 profile is used, with one notice. Profiles of two
+# machine states combine (--combine) and load.
 #
 # usage: test-quick.sh HMPI_CALIBRATE HMPI_INFO SCRATCH_DIR [LIMIT_S]
 # (LIMIT_S: how long --quick may take, default 60 s; more for sanitizer builds)
@@ -146,4 +147,23 @@ sed 's/^topology_key .*/topology_key other-machine/' "$profile" >"$dir/other.txt
 "$calibrate" --check "$dir/other.txt" && fail "--check accepted another machine's profile"
 HMPI_PROFILE=$dir/other.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err"
 grep -q "other-machine" "$dir/params.err" || fail "the notice does not name the other topology"
+# Two machine states in one profile (--combine): the second state here
+# the same calibration with every handoff 5x dearer. It checks, loads
+# silently, and hmpi-info shows either state's predictions.
+awk '$1 ~ /\.a$/ { print $1, $2 * 5; next } { print }' "$profile" >"$dir/slower.txt"
+"$calibrate" --combine "$profile" "$dir/slower.txt" --output "$dir/states.txt" || fail "--combine failed"
+grep -q '^state2\.alpha\.a [0-9]' "$dir/states.txt" || fail "no state2 lines in the combined profile"
+"$calibrate" --check "$dir/states.txt" >"$dir/check.txt" || fail "the combined profile is not sane"
+grep -q 'state2: alpha a=' "$dir/check.txt" || fail "--check does not show state 2"
+HMPI_PROFILE=$dir/states.txt "$info" --params >"$dir/params.txt" 2>"$dir/params.err" || fail "hmpi-info --params failed"
+! grep -q notice "$dir/params.err" || fail "a notice although the combined profile was loaded: $(cat "$dir/params.err")"
+grep -q "machine's state 2" "$dir/params.txt" || fail "hmpi-info --params does not show state 2"
+"$info" --model allgather -n 2 --sizes 1M --profile "$dir/states.txt" --state 2 >"$dir/model.txt" ||
+  fail "hmpi-info --state 2 failed"
+grep -q 'describes 2 machine states; predictions of state 2' "$dir/model.txt" || fail "no state 2 predictions"
+"$info" --model allgather -n 2 --profile "$dir/states.txt" --state 3 2>/dev/null && fail "--state 3 accepted"
+"$calibrate" --combine "$profile" "$dir/other.txt" --output "$dir/mixed.txt" 2>/dev/null &&
+  fail "--combine accepted profiles of two topologies"
+"$calibrate" --combine "$dir/states.txt" "$profile" --output "$dir/nested.txt" 2>/dev/null &&
+  fail "--combine accepted a profile that has states already"
 echo "calibrate test passed"
