@@ -3,7 +3,8 @@
 # check fails a set number of times: it calibrates again until a try stays
 # in one state, keeps the last try and says so (exit 3) when none does,
 # and passes a failed calibration on; with CALIBRATE_STATE, also until a
-# try stays in the state asked for.
+# try stays in the state asked for; calibrate-states.sh combines a fast
+# and a slow calibration.
 #
 # usage: test_calibrate_retry.sh REPO
 set -u
@@ -17,8 +18,16 @@ mkdir -p "$tmp/bin"
 # number into the profile.
 cat >"$tmp/bin/hmpi-calibrate" <<'STUB'
 #!/usr/bin/env bash
-out=""
+out="" combine=()
+if [ "${1:-}" = --combine ]; then
+    shift
+    while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do combine+=("$1"); shift; done
+fi
 while [ $# -gt 0 ]; do [ "$1" = --output ] && out=$2; shift; done
+if [ ${#combine[@]} -gt 0 ]; then
+    { cat "${combine[0]}"; echo "+"; cat "${combine[1]}"; } | tr '\n' ' ' >"$out"
+    exit 0
+fi
 n=$(( $(cat "$COUNTER" 2>/dev/null || echo 0) + 1 ))
 echo "$n" >"$COUNTER"
 [ "${FAIL:-0}" = 1 ] && { echo "hmpi-calibrate: cannot measure" >&2; exit 1; }
@@ -67,5 +76,25 @@ WARN_TRIES=1 check "log of two tries" 0 2 "try 2"
 if [ "$(grep -c '^# calibrate.sh: try' "$tmp/p.txt.log")" != 2 ]; then
     echo "FAIL log: expected two tries in $tmp/p.txt.log"; fails=$((fails + 1))
 fi
+# calibrate-states.sh: a fast calibration, then a slow one, combined (fast
+# first); a state that never shows leaves nothing combined (exit 3).
+states() {  # name expected-status expected-tries expected-combined
+    local name=$1 want_rc=$2 want_tries=$3 want_line=$4
+    rm -f "$tmp/count" "$tmp/s.txt"*
+    HMPI_BUILD=$tmp COUNTER=$tmp/count "$repo/bench/coll/calibrate-states.sh" "$tmp/s.txt" 145 2 >"$tmp/out" 2>&1
+    local rc=$? got_tries got_line
+    got_tries=$(cat "$tmp/count" 2>/dev/null || echo 0)
+    got_line=$(cat "$tmp/s.txt" 2>/dev/null || echo none)
+    if [ "$rc" != "$want_rc" ] || [ "$got_tries" != "$want_tries" ] || [ "$got_line" != "$want_line" ]; then
+        echo "FAIL $name: status $rc tries $got_tries combined '$got_line'" \
+            "(expected $want_rc, $want_tries, '$want_line')"
+        sed 's/^/    /' "$tmp/out"
+        fails=$((fails + 1))
+    else
+        echo "ok   $name"
+    fi
+}
+FAST_TRIES=1 WARN_TRIES=0 states "states: fast, then slow, combined" 0 2 "try 1 + try 2 "
+FAST_TRIES=0 WARN_TRIES=0 states "states: never fast" 3 2 none
 [ $fails -eq 0 ] && echo "all calibrate.sh checks passed"
 exit $((fails > 0))
