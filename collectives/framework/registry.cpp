@@ -256,6 +256,11 @@ void explain_communicator(const CollCtx& ctx) {
                  p.alpha.c_l2, p.alpha.r_l2, p.near_lines, p.near_line,
                  p.rewrite_line, p.rewrite_line_beyond, p.rewrite_knee,
                  p.source_line, p.call_overhead, p.switch_handoff);
+    if (!p.other_states.empty())
+        report_event("explain: the profile describes %zu machine states (docs/model.md, \"Machines with more than "
+                     "one state\"): the times below are the first state's; each range's order is by the worst "
+                     "ratio to the cheapest algorithm of any state",
+                     p.other_states.size() + 1);
 }
 
 void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutative,

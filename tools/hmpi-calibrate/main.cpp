@@ -1133,10 +1133,12 @@ void check_speed_kept(const Plan& plan, const LinkPlan& link, double clk, double
     const double end_ns = std::max((rt[0] - clk) / 2, 1.0);
     progress("speed check: %s flag handoff %.1f ns at the start, %.1f ns now", link.name.c_str(), start_ns, end_ns);
     if (!speed_changed(start_ns, end_ns)) return;
-    char b[240];
+    char b[400];
     std::snprintf(b, sizeof b,
                   "speed check: the machine changed speed during the calibration (flag handoff %.0f ns at the "
-                  "start, %.0f ns at the end): the parameters mix the two; calibrate again",
+                  "start, %.0f ns at the end): the parameters mix the two; calibrate again, and on a machine "
+                  "that keeps switching, once in each state and --combine the two (bench/coll/calibrate-states.sh; "
+                  "docs/model.md, \"Machines with more than one state\")",
                   start_ns, end_ns);
     notes.push_back(b);
     std::fprintf(stderr, "hmpi-calibrate: warning: %s\n", b);
