@@ -46,8 +46,12 @@ CollShared* make_shared_state(const CommShared& comm) {
 }  // namespace
 
 void ring_others(const CollShared& shared, int self) noexcept {
+    asymmetric_barrier::light();
+    // Nobody parked anywhere (while every rank has a core to spin on): no
+    // member's doorbell to read.
+    if (!Doorbell::anyone_parked()) return;
     for (int r = 0; r < shared.size; ++r)
-        if (r != self) shared.members[static_cast<std::size_t>(r)].rank->doorbell.ring();
+        if (r != self) shared.members[static_cast<std::size_t>(r)].rank->doorbell.ring_fenced();
 }
 
 CollShared& coll_shared(const CommShared& comm) {

@@ -38,6 +38,8 @@ void heavy() noexcept {
 
 }  // namespace asymmetric_barrier
 
+cacheline_padded<std::atomic<std::int32_t>> Doorbell::parked_anywhere_;
+
 bool Doorbell::wait_for_change(std::uint32_t seen) noexcept {
     // The futex call re-checks word_ == seen atomically in the kernel.
     timespec timeout{0, 50 * 1000 * 1000};

@@ -54,17 +54,30 @@ public:
     template <class Ready>
     void park(Ready&& ready) {
         sleepers_.fetch_add(1, std::memory_order_seq_cst);
+        parked_anywhere_.value.fetch_add(1, std::memory_order_seq_cst);
         asymmetric_barrier::heavy();
         std::uint32_t seen = word_.load(std::memory_order_acquire);
         if (!ready() && !wait_for_change(seen) && ready()) missed_wakeup();
+        parked_anywhere_.value.fetch_sub(1, std::memory_order_relaxed);
         sleepers_.fetch_sub(1, std::memory_order_relaxed);
     }
 
     // Notifier side: call after publishing (release) what the waiter checks.
     void ring() noexcept {
         asymmetric_barrier::light();
+        ring_fenced();
+    }
+    // The same for a notifier that has run asymmetric_barrier::light()
+    // since its publication: one barrier serves every doorbell it rings.
+    void ring_fenced() noexcept {
         if (sleepers_.load(std::memory_order_relaxed) > 0) wake_all();
     }
+    // Whether a waiter may be parking on any doorbell of the process; after
+    // its light() a notifier that would ring many doorbells (every member
+    // of a communicator, at every flag a collective publishes) reads this
+    // one line instead, and rings none when it says no. The same pairing
+    // as sleepers_: a waiter counts itself here before its heavy barrier.
+    static bool anyone_parked() noexcept { return parked_anywhere_.value.load(std::memory_order_relaxed) > 0; }
 
 private:
     // Sleeps while word_ == seen. Returns false if it gave up after the
@@ -80,6 +93,9 @@ private:
     // Written only by waiters that are about to park: notifiers read it from
     // their own cache on the fast path.
     alignas(kFalseSharingRange) std::atomic<std::int32_t> sleepers_{0};
+    // Waiters parking on any doorbell (on a line of its own: written only
+    // when a rank parks, which takes microseconds anyway).
+    static cacheline_padded<std::atomic<std::int32_t>> parked_anywhere_;
 };
 
 // The spin -> yield -> park schedule of one wait.

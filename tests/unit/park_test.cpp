@@ -26,6 +26,23 @@ TEST_CASE("a parked waiter is woken by ring after the condition is published") {
     CHECK(woken == 2000);
 }
 
+TEST_CASE("anyone_parked says whether a waiter is parking on any doorbell") {
+    CHECK_FALSE(Doorbell::anyone_parked());
+    Doorbell bell;
+    std::atomic<bool> ready{false}, parked_seen{false};
+    std::thread waiter([&] {
+        while (!ready.load(std::memory_order_acquire)) bell.park([&] { return ready.load(std::memory_order_acquire); });
+    });
+    // The waiter parks (its condition stays false until anyone_parked says so).
+    for (long i = 0; i < 2'000'000'000 && !parked_seen.load(); ++i)
+        if (Doorbell::anyone_parked()) parked_seen.store(true);
+    CHECK(parked_seen.load());
+    ready.store(true, std::memory_order_release);
+    bell.ring();
+    waiter.join();
+    CHECK_FALSE(Doorbell::anyone_parked());
+}
+
 // Polls until `b` says `want` (or a generous bound runs out); the steps seen.
 static std::vector<Backoff::Step> steps_until(Backoff& b, Backoff::Step want) {
     std::vector<Backoff::Step> seen;
