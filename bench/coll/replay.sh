@@ -32,11 +32,12 @@ R=$repo/docs/results
 # s55np2r and s55np2sr: s55np2 and s55np2s with the split at the L2 that
 # hmpi-calibrate makes of the same log since stop 56, profile-split.txt;
 # s57np2b: run with run3's profile less nt_copy_ratio, replayed with it;
-# s59np2: a profile of two machine states, whose predictions, scored here,
+# s59np2, s59np2b: a profile of two machine states, whose predictions, scored here,
 # are the first state's (fast) while most of its runs were slow)
 runs=(
   "s58np2b|$R/collectives-np2/stop58/run2/s58np2b.csv.gz|$R/collectives-np2/stop58/run2/profile.txt|$R/collectives-np2/stop58/run2/s58np2b.notes|2|1x2,l2=1M,l3=32M"
   "s59np2|$R/collectives-np2/stop59/run/s59np2.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop59/run/s59np2.notes|2|1x2,l2=1M,l3=32M"
+  "s59np2b|$R/collectives-np2/stop59/run2/s59np2b.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop59/run2/s59np2b.notes|2|1x2,l2=1M,l3=32M"
   "s58np2|$R/collectives-np2/stop58/run1/s58np2.csv.gz|$R/collectives-np2/stop58/run1/profile.txt|$R/collectives-np2/stop58/run1/s58np2.notes|2|1x2,l2=1M,l3=32M"
   "s57np2e|$R/collectives-np2/stop57/run5/s57np2e.csv.gz|$R/collectives-np2/stop57/run5/profile.txt|$R/collectives-np2/stop57/run5/s57np2e.notes|2|1x2,l2=2M,l3=260M"
   "s57np2d|$R/collectives-np2/stop57/run4/s57np2d.csv.gz|$R/collectives-np2/stop57/run4/profile.txt|$R/collectives-np2/stop57/run4/s57np2d.notes|2|1x2,l2=2M,l3=260M"
