@@ -36,14 +36,19 @@ namespace hmpi::coll {
 
 class CollCtx {
 public:
-    CollCtx(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq) noexcept
+    // `message_bytes`: the call's message size as the model counts it
+    // (model/cost.hpp), computed once by the driver: the decision, the
+    // algorithm's applicability and the algorithm all ask for it.
+    CollCtx(Rank& self, Comm& comm, const CollCall& call, CollShared& shared, std::uint64_t seq,
+            std::size_t message_bytes) noexcept
         : self_(self),
           comm_(comm),
           call_(call),
           shared_(shared),
           seq_(seq),
           slot_(static_cast<unsigned>(seq % kSlots)),
-          released_bit_(member(comm.rank).released_below.load(std::memory_order_acquire) >= seq ? kReleasedBit : 0) {}
+          released_bit_(member(comm.rank).released_below.load(std::memory_order_acquire) >= seq ? kReleasedBit : 0),
+          message_bytes_(message_bytes) {}
 
     Rank& self() const noexcept { return self_; }
     Comm& comm() const noexcept { return comm_; }
@@ -51,6 +56,7 @@ public:
     int rank() const noexcept { return comm_.rank; }
     int size() const noexcept { return comm_.size(); }
     std::uint64_t seq() const noexcept { return seq_; }
+    std::size_t message_bytes() const noexcept { return message_bytes_; }
     // The communicator side's collective state (its decision cache, for the registry).
     CollShared& shared() const noexcept { return shared_; }
 
@@ -187,6 +193,7 @@ private:
     std::uint64_t seq_;
     unsigned slot_;
     std::uint64_t released_bit_;  // kReleasedBit or 0, in every stamp this rank publishes
+    std::size_t message_bytes_;
 };
 
 }  // namespace hmpi::coll

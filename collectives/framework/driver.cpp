@@ -8,6 +8,7 @@
 #include "collectives/framework/one_member.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/framework/shared.hpp"
+#include "collectives/model/cost.hpp"
 #include "core/datatype.hpp"
 #include "core/op.hpp"
 #include "core/p2p.hpp"
@@ -48,6 +49,12 @@ bool all_released_through(const CollShared& shared, int self, std::uint64_t s) n
 bool may_enter(const CollShared& shared, const CollMember& me, int rank, unsigned slot, std::uint64_t seq) noexcept {
     return me.slot_released[slot].load(std::memory_order_acquire) == seq - kSlots &&
            me.started.load(std::memory_order_acquire) == seq - 1 && all_released_through(shared, rank, seq - kSlots);
+}
+
+// The call's message size as the model counts it (none on an
+// intercommunicator, whose algorithms are not chosen by size).
+std::size_t call_message_bytes(const Comm& comm, const CollCall& call) noexcept {
+    return comm.is_inter() ? 0 : message_bytes(call, comm.rank, comm.size());
 }
 
 // Publishes the caller's arguments and its arrival; returns the algorithm.
@@ -98,7 +105,7 @@ CollTask collective_task(Rank& self, Comm& comm, const CollCall& call, CollShare
     CollMember& me = shared.members[static_cast<std::size_t>(comm.rank)];
     const unsigned slot = static_cast<unsigned>(seq % kSlots);
     CO_WAIT_UNTIL(may_enter(shared, me, comm.rank, slot, seq));
-    CollCtx ctx(self, comm, call, shared, seq);
+    CollCtx ctx(self, comm, call, shared, seq, call_message_bytes(comm, call));
     CollTask run = enter(me, ctx, slot).run(ctx);
     const bool finished = run.step();  // up to its first suspension
     mark_started(self, me, seq);
@@ -195,7 +202,7 @@ int run_collective(Rank& self, Comm& comm, const CollCall& call) {
     // be kSlots calls behind; waiting progresses both.
     if (!may_enter(shared, me, comm.rank, slot, seq)) [[unlikely]]
         wait_until(self, [&] { return may_enter(shared, me, comm.rank, slot, seq); });
-    CollCtx ctx(self, comm, call, shared, seq);
+    CollCtx ctx(self, comm, call, shared, seq, call_message_bytes(comm, call));
     CollTask run = enter(me, ctx, slot).run(ctx);
     const bool finished = run.step();
     mark_started(self, me, seq);
