@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -127,6 +128,23 @@ std::size_t size_range_low(int range) noexcept {
 
 std::size_t size_range_representative(int range) noexcept { return size_range_low(range); }
 
+namespace {
+// Sorts `v` by key (stable), then each run of keys within kTieRelative of
+// the one before by `tie_less`: rounding, not the model, separates them.
+template <class T, class Key, class TieLess>
+void sort_with_ties(std::vector<T>& v, Key key, TieLess tie_less) {
+    std::stable_sort(v.begin(), v.end(), [&](const T& x, const T& y) { return key(x) < key(y); });
+    for (std::size_t i = 0; i < v.size();) {
+        std::size_t j = i + 1;
+        while (j < v.size() && key(v[j]) != std::numeric_limits<double>::infinity() &&
+               key(v[j]) - key(v[j - 1]) <= kTieRelative * key(v[j]))
+            ++j;
+        std::sort(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(j), tie_less);
+        i = j;
+    }
+}
+}  // namespace
+
 std::vector<Prediction> predict(CollKind k, const CostQuery& asked) {
     // More ranks than CPUs: the same formulas with each handoff's CPU
     // switches (and no copy-in storms: oversubscribed_params).
@@ -141,22 +159,14 @@ std::vector<Prediction> predict(CollKind k, const CostQuery& asked) {
         else if (ns != std::numeric_limits<double>::infinity()) ns += q.params.call_overhead;
         out.push_back({&a, ns});
     }
-    std::stable_sort(out.begin(), out.end(), [](const Prediction& x, const Prediction& y) { return x.ns < y.ns; });
     // Two formulas that describe the same work (at 2 ranks, the ring and
     // the direct Allgather both copy one block) add the same terms in
     // different orders, and the last bits of their sums then pick one at
     // random, size by size. Predictions within kTieRelative of each other
     // rank in table order instead (entries of one table: their addresses
     // are their order), the table's order of preference.
-    for (std::size_t i = 0; i < out.size();) {
-        std::size_t j = i + 1;
-        while (j < out.size() && out[j].ns != std::numeric_limits<double>::infinity() &&
-               out[j].ns - out[j - 1].ns <= kTieRelative * out[j].ns)
-            ++j;
-        std::sort(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(j),
-                  [](const Prediction& x, const Prediction& y) { return x.algorithm < y.algorithm; });
-        i = j;
-    }
+    sort_with_ties(out, [](const Prediction& p) { return p.ns; },
+                   [](const Prediction& x, const Prediction& y) { return x.algorithm < y.algorithm; });
     return out;
 }
 
@@ -164,9 +174,10 @@ std::vector<Prediction> rank_over_states(CollKind k, const CostQuery& q) {
     std::vector<Prediction> first = predict(k, q);
     if (q.params.other_states.empty()) return first;
     constexpr double inf = std::numeric_limits<double>::infinity();
-    // worst[i]: first[i]'s highest ratio to the cheapest of a state, among
-    // the algorithms of its kind of communicator (intercommunicator
+    // worst[a]: table entry a's highest ratio to the cheapest of a state,
+    // among the algorithms of its kind of communicator (intercommunicator
     // algorithms compete only with each other).
+    const CollAlgorithm* base = tables().algorithms[static_cast<int>(k)].data();
     std::vector<double> worst(first.size(), 1.0);
     auto fold_in = [&](const std::vector<Prediction>& state) {
         double best[2] = {inf, inf};
@@ -174,28 +185,20 @@ std::vector<Prediction> rank_over_states(CollKind k, const CostQuery& q) {
             double& b = best[is_intercomm_algorithm(k, *p.algorithm)];
             b = std::min(b, p.ns);
         }
-        for (std::size_t i = 0; i < first.size(); ++i)
-            for (const Prediction& p : state)
-                if (p.algorithm == first[i].algorithm) {
-                    const double b = best[is_intercomm_algorithm(k, *p.algorithm)];
-                    worst[i] = std::max(worst[i], p.ns == inf || !(b > 0) ? inf : p.ns / b);
-                }
+        for (const Prediction& p : state) {
+            const double b = best[is_intercomm_algorithm(k, *p.algorithm)];
+            double& w = worst[static_cast<std::size_t>(p.algorithm - base)];
+            w = std::max(w, p.ns == inf || !(b > 0) ? inf : p.ns / b);
+        }
     };
     fold_in(first);
     for (const ModelParams& state : q.params.other_states)
         fold_in(predict(k, CostQuery{state, q.topo, q.kind, q.bytes, q.commutative}));
+    // By worst ratio; ratios within kTieRelative in the first state's order.
     std::vector<std::size_t> order(first.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return worst[x] < worst[y]; });
-    // Ratios within kTieRelative: the first state's order (as predict()).
-    for (std::size_t i = 0; i < order.size();) {
-        std::size_t j = i + 1;
-        while (j < order.size() && worst[order[j]] != inf &&
-               worst[order[j]] - worst[order[j - 1]] <= kTieRelative * worst[order[j]])
-            ++j;
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j));
-        i = j;
-    }
+    sort_with_ties(order, [&](std::size_t i) { return worst[static_cast<std::size_t>(first[i].algorithm - base)]; },
+                   std::less<std::size_t>());
     std::vector<Prediction> out;
     out.reserve(first.size());
     for (std::size_t i : order) out.push_back(first[i]);

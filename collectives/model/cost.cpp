@@ -15,8 +15,8 @@ std::size_t bytes_of(std::int64_t count, const Datatype* t) noexcept {
 }
 }  // namespace
 
-// Only the side that counts is computed: this runs on every call, up to
-// three times (the decision, the algorithm's applicability, the algorithm).
+// Only the side that counts is computed (once a call: the driver's, for
+// CollCtx).
 std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept {
     (void)size;
     switch (call.kind) {

@@ -42,21 +42,27 @@ echo "try $n" >"$out"
 STUB
 chmod +x "$tmp/bin/hmpi-calibrate"
 fails=0
-check() {  # name expected-status expected-tries expected-profile-line [TRIES]
-    local name=$1 want_rc=$2 want_tries=$3 want_line=$4 tries=${5:-}
-    rm -f "$tmp/count" "$tmp/p.txt"
-    HMPI_BUILD=$tmp COUNTER=$tmp/count "$repo/bench/coll/calibrate.sh" "$tmp/p.txt" $tries >"$tmp/out" 2>&1
+# Runs SCRIPT OUTPUT ARGS... with the stand-in and compares its exit
+# status, the stand-in's tries and OUTPUT's content with what is expected.
+expect() {  # name expected-status expected-tries expected-output SCRIPT OUTPUT [ARGS...]
+    local name=$1 want_rc=$2 want_tries=$3 want_line=$4 script=$5 output=$6
+    shift 6
+    rm -f "$tmp/count" "$output"*
+    HMPI_BUILD=$tmp COUNTER=$tmp/count "$repo/bench/coll/$script" "$output" "$@" >"$tmp/out" 2>&1
     local rc=$? got_tries got_line
     got_tries=$(cat "$tmp/count" 2>/dev/null || echo 0)
-    got_line=$(cat "$tmp/p.txt" 2>/dev/null || echo none)
+    got_line=$(cat "$output" 2>/dev/null || echo none)
     if [ "$rc" != "$want_rc" ] || [ "$got_tries" != "$want_tries" ] || [ "$got_line" != "$want_line" ]; then
-        echo "FAIL $name: status $rc tries $got_tries profile '$got_line'" \
+        echo "FAIL $name: status $rc tries $got_tries output '$got_line'" \
             "(expected $want_rc, $want_tries, '$want_line')"
         sed 's/^/    /' "$tmp/out"
         fails=$((fails + 1))
     else
         echo "ok   $name"
     fi
+}
+check() {  # name expected-status expected-tries expected-profile-line [TRIES]
+    expect "$1" "$2" "$3" "$4" calibrate.sh "$tmp/p.txt" ${5:-}
 }
 WARN_TRIES=0 check "steady first try" 0 1 "try 1"
 WARN_TRIES=2 check "two tries change state" 0 3 "try 3"
@@ -79,20 +85,7 @@ fi
 # calibrate-states.sh: a fast calibration, then a slow one, combined (fast
 # first); a state that never shows leaves nothing combined (exit 3).
 states() {  # name expected-status expected-tries expected-combined
-    local name=$1 want_rc=$2 want_tries=$3 want_line=$4
-    rm -f "$tmp/count" "$tmp/s.txt"*
-    HMPI_BUILD=$tmp COUNTER=$tmp/count "$repo/bench/coll/calibrate-states.sh" "$tmp/s.txt" 145 2 >"$tmp/out" 2>&1
-    local rc=$? got_tries got_line
-    got_tries=$(cat "$tmp/count" 2>/dev/null || echo 0)
-    got_line=$(cat "$tmp/s.txt" 2>/dev/null || echo none)
-    if [ "$rc" != "$want_rc" ] || [ "$got_tries" != "$want_tries" ] || [ "$got_line" != "$want_line" ]; then
-        echo "FAIL $name: status $rc tries $got_tries combined '$got_line'" \
-            "(expected $want_rc, $want_tries, '$want_line')"
-        sed 's/^/    /' "$tmp/out"
-        fails=$((fails + 1))
-    else
-        echo "ok   $name"
-    fi
+    expect "$1" "$2" "$3" "$4" calibrate-states.sh "$tmp/s.txt" 145 2
 }
 FAST_TRIES=1 WARN_TRIES=0 states "states: fast, then slow, combined" 0 2 "try 1 + try 2 "
 FAST_TRIES=0 WARN_TRIES=0 states "states: never fast" 3 2 none

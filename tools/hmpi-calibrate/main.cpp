@@ -1475,8 +1475,14 @@ int check(const std::string& path) {
     return 0;
 }
 
-// `out` to --output's path (default: this machine's profile) and/or stdout.
+// `out` to --output's path (default: this machine's profile) and/or stdout,
+// once it reads back (the runtime's parser is strict).
 int write_profile_text(const Options& opt, const std::string& out) {
+    std::string error;
+    if (!coll::parse_profile(out, &error)) {
+        std::fprintf(stderr, "hmpi-calibrate: internal error: the profile does not parse: %s\n", error.c_str());
+        return 1;
+    }
     if (opt.print) std::fputs(out.c_str(), stdout);
     if (!opt.print || !opt.output.empty()) {
         const std::string path = opt.output.empty() ? coll::default_profile_path() : opt.output;
@@ -1533,14 +1539,8 @@ int combine(const Options& opt) {
         if (i == 0) combined = std::move(*p);
         else combined.other_states.push_back(std::move(*p));
     }
-    const std::string out = comments + coll::format_profile(combined) + "tool " + std::string(kToolVersion) + "\n";
-    std::string error;
-    if (!coll::parse_profile(out, &error)) {
-        std::fprintf(stderr, "hmpi-calibrate: internal error: the combined profile does not parse: %s\n",
-                     error.c_str());
-        return 1;
-    }
-    return write_profile_text(opt, out);
+    return write_profile_text(opt, comments + coll::format_profile(combined) + "tool " + std::string(kToolVersion) +
+                                       "\n");
 }
 
 // The working set one core keeps at cache speed (core_cache_bytes,
@@ -1911,12 +1911,6 @@ int run_calibration(const Options& opt) {
     out += "tool " + std::string(kToolVersion) + "\n";
     out += "measured " + utc_now() + "\n";
 
-    // What we write must read back (the runtime's parser is strict).
-    std::string error;
-    if (!coll::parse_profile(out, &error)) {
-        std::fprintf(stderr, "hmpi-calibrate: internal error: the profile does not parse: %s\n", error.c_str());
-        return 1;
-    }
     for (const std::string& n : notes) progress("note: %s", n.c_str());
     for (auto [n, l] : {std::pair{"alpha:", &p.alpha}, std::pair{"beta: ", &p.beta}})
         progress("%s a=%.1f ns b=%.3f B=%.3f b_mem=%.3f B_mem=%.3f r=%.3f R=%.3f r_mem=%.3f R_mem=%.3f "
