@@ -35,8 +35,8 @@ int coll_type(const Call& c, const Comm* cm, const char* arg, MPI_Datatype type,
     return c.type(cm, arg, type, out);
 }
 
-int coll_buffer(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count, MPI_Datatype type,
-                const Datatype** out) {
+int coll_buffer_checked(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count,
+                        MPI_Datatype type, const Datatype** out) {
     // MPI_Bcast's triple is (buffer, count, datatype); the others' are send* or recv*.
     const bool send = which[0] == 's', recv = which[0] == 'r';
     if (int e = c.count(cm, send ? "sendcount" : recv ? "recvcount" : "count", count)) return e;

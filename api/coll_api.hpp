@@ -22,8 +22,22 @@ int coll_root(const Call& c, const Comm* cm, int root);
 // a committed datatype (MPI_ERR_TYPE), a buffer that may hold the data
 // (MPI_ERR_BUFFER). `which` names the triple in messages: "send" (sendbuf, sendcount,
 // sendtype), "recv", or "" (buffer, count, datatype: MPI_Bcast).
-int coll_buffer(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count, MPI_Datatype type,
-                const Datatype** out);
+// Inline: every collective checks one or two triples, and a tiny call's
+// instructions count; the checks that name the bad argument run only when a
+// quick test fails.
+int coll_buffer_checked(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count,
+                        MPI_Datatype type, const Datatype** out);
+inline int coll_buffer(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count,
+                       MPI_Datatype type, const Datatype** out) {
+    const Datatype* t = datatype_from_handle(type);
+    std::int64_t bytes;
+    if (t && t->committed && count >= 0 && !__builtin_mul_overflow(count, static_cast<std::int64_t>(t->size), &bytes) &&
+        (buf || bytes == 0)) [[likely]] {
+        *out = t;
+        return MPI_SUCCESS;
+    }
+    return coll_buffer_checked(c, cm, which, buf, count, type, out);
+}
 // Only the datatype of a triple (for vector forms, whose counts are checked apart).
 int coll_type(const Call& c, const Comm* cm, const char* arg, MPI_Datatype type, const Datatype** out);
 // An array of n counts, each >= 0 (MPI_ERR_COUNT; MPI_ERR_ARG if the array is NULL and n > 0).

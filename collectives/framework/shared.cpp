@@ -45,11 +45,9 @@ CollShared* make_shared_state(const CommShared& comm) {
 
 }  // namespace
 
-void ring_others(const CollShared& shared, int self) noexcept {
-    asymmetric_barrier::light();
-    // Nobody parked anywhere (while every rank has a core to spin on): no
-    // member's doorbell to read.
-    if (!Doorbell::anyone_parked()) return;
+// Somebody is parked somewhere (ring_others): ring every other member, each
+// doorbell after its own heavy-barrier pairing (Doorbell::ring_fenced).
+void ring_parked_others(const CollShared& shared, int self) noexcept {
     for (int r = 0; r < shared.size; ++r)
         if (r != self) shared.members[static_cast<std::size_t>(r)].rank->doorbell.ring_fenced();
 }

@@ -22,6 +22,7 @@
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/placement.hpp"
 #include "collectives/framework/tree_place.hpp"
+#include "base/park.hpp"
 #include "primitives/flag.hpp"
 
 namespace hmpi {
@@ -166,7 +167,15 @@ CollShared& coll_shared(const CommShared& comm);
 
 // Rings the doorbell of every member but `self` (after publishing anything
 // they may wait for: a flag, a counter, released_below). Cheap when nobody
-// sleeps (base/park.hpp).
-void ring_others(const CollShared& shared, int self) noexcept;
+// sleeps (base/park.hpp): a compiler fence and one shared line's load,
+// inline, since collectives call it at every flag they publish; the loop
+// over the members (ring_parked_others) stays out of line, where its
+// register saves cost nothing to the calls that skip it.
+void ring_parked_others(const CollShared& shared, int self) noexcept;
+inline void ring_others(const CollShared& shared, int self) noexcept {
+    asymmetric_barrier::light();
+    if (Doorbell::anyone_parked()) [[unlikely]]
+        ring_parked_others(shared, self);
+}
 
 }  // namespace hmpi::coll
