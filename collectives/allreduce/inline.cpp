@@ -26,22 +26,31 @@
 
 namespace hmpi::coll {
 
-CollTask allreduce_inline(CollCtx& ctx) {
+namespace {
+// Once everybody's contribution is there, folds them (CollTask::polling).
+int allreduce_inline_fold(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
     const std::int64_t n = me.sendcount;
     const Datatype& type = *me.sendtype;
     const std::size_t bytes = data_bytes(n, type);
-    unsigned char* mine = inline_begin(ctx, bytes);
-    inline_copy_in(input_of(me).buf, type, bytes, mine);
-    inline_publish(ctx, bytes);
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes}));
-    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
+    if (!inline_all_ready(ctx, 0, p, rank, {bytes, 0, bytes})) return CollTask::kPending;
+    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) return MPI_ERR_TRUNCATE;
     inline_prefetch_read(ctx, 0, p, rank, {bytes, 0, bytes});
     // Every rank folds in rank order, for the same bits everywhere.
-    const Operand own{own_inline_operand(me, mine), &type};
+    const Operand own{own_inline_operand(me, inline_begin(ctx, bytes)), &type};
     auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
-    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
+    return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
+}
+}  // namespace
+
+// Publish, then one wait: a frameless task (CollTask::polling).
+CollTask allreduce_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const std::size_t bytes = data_bytes(me.sendcount, *me.sendtype);
+    inline_copy_in(input_of(me).buf, *me.sendtype, bytes, inline_begin(ctx, bytes));
+    inline_publish(ctx, bytes);
+    return CollTask::polling<allreduce_inline_fold>(ctx);
 }
 
 double allreduce_inline_cost(const CostQuery& q) {

@@ -20,10 +20,12 @@
 
 namespace hmpi::coll {
 
-CollTask barrier_flat(CollCtx& ctx) {
-    CO_WAIT_UNTIL(ctx.all_reached(0, 1));
-    co_return MPI_SUCCESS;
-}
+namespace {
+int everybody_arrived(CollCtx& ctx) { return ctx.all_reached(0, 1) ? MPI_SUCCESS : CollTask::kPending; }
+}  // namespace
+
+// One wait: a frameless task (CollTask::polling).
+CollTask barrier_flat(CollCtx& ctx) { return CollTask::polling<everybody_arrived>(ctx); }
 
 double barrier_flat_cost(const CostQuery& q) {
     if (q.p() <= 1) return 0;

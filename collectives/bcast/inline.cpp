@@ -32,18 +32,25 @@ namespace hmpi::coll {
 
 bool bcast_inline_applies(const CollCtx& ctx, const char** why) { return inline_fits(ctx, message_bytes(ctx), why); }
 
+namespace {
+// A reader (CollTask::polling): once the root's data is there, copies it out.
+int bcast_inline_read(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const std::size_t n = message_bytes(ctx);
+    if (!inline_ready(ctx, me.root, {n, 0, n})) return CollTask::kPending;
+    const InlineData in = inline_of(ctx, me.root);
+    return unpack_inline(in.data, in.bytes, me.recvbuf, n, *me.recvtype);
+}
+}  // namespace
+
+// The root never waits (CollTask::finished); a reader waits once.
 CollTask bcast_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    const int root = me.root;
+    if (ctx.rank() != me.root) return CollTask::polling<bcast_inline_read>(ctx);
     const std::size_t n = data_bytes(me.recvcount, *me.recvtype);
-    if (ctx.rank() == root) {
-        inline_copy_in(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
-        inline_publish(ctx, n);
-        co_return MPI_SUCCESS;
-    }
-    CO_WAIT_UNTIL(inline_ready(ctx, root, {n, 0, n}));
-    const InlineData in = inline_of(ctx, root);
-    co_return unpack_inline(in.data, in.bytes, me.recvbuf, n, *me.recvtype);
+    inline_copy_in(me.recvbuf, *me.recvtype, n, inline_begin(ctx, n));
+    inline_publish(ctx, n);
+    return CollTask::finished(MPI_SUCCESS);
 }
 
 double bcast_inline_cost(const CostQuery& q) {

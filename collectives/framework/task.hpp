@@ -8,6 +8,10 @@
 // resumes it from wait_until (spin, yield, park: core/p2p.hpp); the
 // nonblocking one from the request's AsyncOp. Neither ever blocks inside
 // the algorithm, so one rank can have several collectives in flight.
+//
+// Two frameless forms serve the sides of tiny collectives whose cost is
+// mostly the call itself: finished() (a side that never waits) and
+// polling() (a side that waits once); the driver runs all three alike.
 #pragma once
 #include <coroutine>
 #include <cstddef>
@@ -47,11 +51,46 @@ public:
     };
 
     CollTask() = default;
-    CollTask(CollTask&& o) noexcept : h_(std::exchange(o.h_, {})) {}
+    // A task that has already finished with result `rc`, without a
+    // coroutine frame: what an algorithm returns for a rank whose part
+    // never waits (the root of an inline broadcast publishes and leaves),
+    // written as a plain function that hands the ranks that do wait to
+    // polling() or a coroutine. Such a rank skips the frame's allocation,
+    // its start and its destruction, a good share of a tiny call's
+    // instructions.
+    static CollTask finished(int rc) noexcept {
+        CollTask t;
+        t.rc_ = rc;
+        return t;
+    }
+    // What Poll returns while the task must wait (MPI error classes are >= 0).
+    static constexpr int kPending = -1;
+    // A task whose one wait is `Poll(arg)`, without a coroutine frame: each
+    // step calls it, kPending means not yet, anything else is the result.
+    // For an algorithm (or a rank's side of one) that waits once and then
+    // finishes: an inline broadcast's reader, a flat barrier. Like
+    // CO_WAIT_UNTIL, a wait that had to suspend counts as got past once
+    // the task finishes. `arg` must outlive the task.
+    template <auto Poll, class Arg>
+    static CollTask polling(Arg& arg) noexcept {
+        CollTask t;
+        t.poll_ = [](void* a) { return Poll(*static_cast<Arg*>(a)); };
+        t.arg_ = &arg;
+        return t;
+    }
+
+    CollTask(CollTask&& o) noexcept
+        : h_(std::exchange(o.h_, {})), poll_(std::exchange(o.poll_, nullptr)), arg_(o.arg_), rc_(o.rc_),
+          advanced_(o.advanced_), suspended_(o.suspended_) {}
     CollTask& operator=(CollTask&& o) noexcept {
         if (this != &o) {
             if (h_) h_.destroy();
             h_ = std::exchange(o.h_, {});
+            poll_ = std::exchange(o.poll_, nullptr);
+            arg_ = o.arg_;
+            rc_ = o.rc_;
+            advanced_ = o.advanced_;
+            suspended_ = o.suspended_;
         }
         return *this;
     }
@@ -63,18 +102,37 @@ public:
 
     // Runs to the next suspension; true once finished.
     bool step() {
-        if (!h_.done()) h_.resume();
-        return h_.done();
+        if (h_) {
+            if (!h_.done()) h_.resume();
+            return h_.done();
+        }
+        if (!poll_) return true;
+        const int rc = poll_(arg_);
+        if (rc == kPending) {
+            suspended_ = true;
+            return false;
+        }
+        poll_ = nullptr;
+        rc_ = rc;
+        advanced_ = suspended_ ? 1 : 0;
+        return true;
     }
-    bool done() const noexcept { return h_.done(); }
+    bool done() const noexcept { return h_ ? h_.done() : !poll_; }
     // The algorithm's result (MPI_SUCCESS or an error class), once finished.
-    int result() const noexcept { return h_.promise().result; }
+    int result() const noexcept { return h_ ? h_.promise().result : rc_; }
     // How many waits it has got past so far (promise_type::advanced).
-    std::uint32_t advanced() const noexcept { return h_.promise().advanced; }
+    std::uint32_t advanced() const noexcept { return h_ ? h_.promise().advanced : advanced_; }
 
 private:
     explicit CollTask(std::coroutine_handle<promise_type> h) noexcept : h_(h) {}
+    // A coroutine, or else (frameless) a poll still to finish, or else a
+    // finished result.
     std::coroutine_handle<promise_type> h_;
+    int (*poll_)(void*) = nullptr;
+    void* arg_ = nullptr;
+    int rc_ = 0;
+    std::uint32_t advanced_ = 0;
+    bool suspended_ = false;  // a poll has returned kPending
 };
 
 // co_await NoteAdvance{} counts one wait got past in the awaiting task's

@@ -26,16 +26,11 @@ namespace hmpi::coll {
 
 bool gather_inline_applies(const CollCtx& ctx, const char** why) { return inline_fits(ctx, message_bytes(ctx), why); }
 
-CollTask gather_inline(CollCtx& ctx) {
+namespace {
+// The root: its own block, then each peer's as it comes.
+CollTask gather_inline_collect(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int root = me.root;
-    if (ctx.rank() != root) {
-        const SrcBlock mine = send_whole(me);
-        const std::size_t bytes = block_bytes(mine);
-        inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
-        inline_publish(ctx, bytes, root);
-        co_return MPI_SUCCESS;
-    }
     int rc = MPI_SUCCESS;
     auto keep_error = [&rc](int e) {
         if (rc == MPI_SUCCESS) rc = e;
@@ -50,6 +45,18 @@ CollTask gather_inline(CollCtx& ctx) {
                                   keep_error(unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type));
                               }));
     co_return rc;
+}
+}  // namespace
+
+// The other ranks never wait: a plain function (CollTask::finished).
+CollTask gather_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    if (ctx.rank() == me.root) return gather_inline_collect(ctx);
+    const SrcBlock mine = send_whole(me);
+    const std::size_t bytes = block_bytes(mine);
+    inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
+    inline_publish(ctx, bytes, me.root);
+    return CollTask::finished(MPI_SUCCESS);
 }
 
 double gather_inline_cost(const CostQuery& q) {

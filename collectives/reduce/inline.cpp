@@ -24,22 +24,32 @@
 
 namespace hmpi::coll {
 
-CollTask reduce_inline(CollCtx& ctx) {
+namespace {
+// The root (CollTask::polling): once everybody's contribution is there,
+// reduces them.
+int reduce_inline_root(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), root = me.root;
     const std::int64_t n = me.sendcount;
     const Datatype& type = *me.sendtype;
     const std::size_t bytes = data_bytes(n, type);
-    if (ctx.rank() != root) {
-        inline_copy_in(input_of(me).buf, type, bytes, inline_begin(ctx, bytes));
-        inline_publish(ctx, bytes, root);
-        co_return MPI_SUCCESS;
-    }
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, root, {bytes, 0, bytes}));
-    if (!inline_sizes_match(ctx, 0, p, root, bytes)) co_return MPI_ERR_TRUNCATE;
+    if (!inline_all_ready(ctx, 0, p, root, {bytes, 0, bytes})) return CollTask::kPending;
+    if (!inline_sizes_match(ctx, 0, p, root, bytes)) return MPI_ERR_TRUNCATE;
     const Operand mine = input_of(me);
     auto x = [&](int r) -> Operand { return r == root ? mine : Operand{inline_of(ctx, r).data, &type}; };
-    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, me.in_place ? root : -1);
+    return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, me.in_place ? root : -1);
+}
+}  // namespace
+
+// The other ranks never wait (CollTask::finished); the root waits once.
+CollTask reduce_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    if (ctx.rank() == me.root) return CollTask::polling<reduce_inline_root>(ctx);
+    const Datatype& type = *me.sendtype;
+    const std::size_t bytes = data_bytes(me.sendcount, type);
+    inline_copy_in(input_of(me).buf, type, bytes, inline_begin(ctx, bytes));
+    inline_publish(ctx, bytes, me.root);
+    return CollTask::finished(MPI_SUCCESS);
 }
 
 double reduce_inline_cost(const CostQuery& q) {

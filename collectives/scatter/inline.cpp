@@ -31,32 +31,39 @@ namespace {
 std::size_t packed_index(int rank, int root) noexcept {
     return static_cast<std::size_t>(rank < root ? rank : rank - 1);
 }
+
+// A reader (CollTask::polling): once the root's blocks are there, copies its
+// own out.
+int scatter_inline_read(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const int p = ctx.size(), root = me.root;
+    const std::size_t mine = message_bytes(ctx), at = packed_index(ctx.rank(), root);
+    if (!inline_ready(ctx, root, {mine * static_cast<std::size_t>(p - 1), at * mine, mine})) return CollTask::kPending;
+    const InlineData in = inline_of(ctx, root);
+    const std::size_t block = in.bytes / static_cast<std::size_t>(p - 1);
+    const DstBlock to = recv_whole(me);
+    return unpack_inline(in.data + at * block, block, to.buf, block_bytes(to), *to.type);
+}
 }  // namespace
 
 bool scatter_inline_applies(const CollCtx& ctx, const char** why) {
     return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size() - 1), why);
 }
 
+// The root never waits (CollTask::finished); a reader waits once.
 CollTask scatter_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    const int p = ctx.size(), root = me.root, rank = ctx.rank();
-    if (rank == root) {
-        const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
-        const std::size_t total = block * static_cast<std::size_t>(p - 1);
-        unsigned char* out = inline_begin(ctx, total);
-        // The blocks before the root's and those after it.
-        pack_consecutive(send_block(me, 0), block, root, out);
-        pack_consecutive(send_block(me, root + 1), block, p - 1 - root, out + packed_index(root + 1, root) * block);
-        inline_publish(ctx, total);
-        // MPI_IN_PLACE: the root's block stays where it is.
-        co_return me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me));
-    }
-    const std::size_t mine = message_bytes(ctx), at = packed_index(rank, root);
-    CO_WAIT_UNTIL(inline_ready(ctx, root, {mine * static_cast<std::size_t>(p - 1), at * mine, mine}));
-    const InlineData in = inline_of(ctx, root);
-    const std::size_t block = in.bytes / static_cast<std::size_t>(p - 1);
-    const DstBlock to = recv_whole(me);
-    co_return unpack_inline(in.data + at * block, block, to.buf, block_bytes(to), *to.type);
+    const int p = ctx.size(), root = me.root;
+    if (ctx.rank() != root) return CollTask::polling<scatter_inline_read>(ctx);
+    const std::size_t block = data_bytes(me.sendcount, *me.sendtype);
+    const std::size_t total = block * static_cast<std::size_t>(p - 1);
+    unsigned char* out = inline_begin(ctx, total);
+    // The blocks before the root's and those after it.
+    pack_consecutive(send_block(me, 0), block, root, out);
+    pack_consecutive(send_block(me, root + 1), block, p - 1 - root, out + packed_index(root + 1, root) * block);
+    inline_publish(ctx, total);
+    // MPI_IN_PLACE: the root's block stays where it is.
+    return CollTask::finished(me.in_place ? MPI_SUCCESS : copy_block(send_block(me, root), recv_whole(me)));
 }
 
 double scatter_inline_cost(const CostQuery& q) {
