@@ -80,7 +80,7 @@ NtCopy active_nt_kernel() noexcept {
 // (docs/model.md, "Since stop 40 the runtime does not pay it"). With
 // the benchmark reading its results after each call, blocks pushed into
 // another rank's receive buffer at 1-4 MiB took 2.5-5.8x less.
-constexpr std::size_t kRewriteStringAboveBytes = 1024;
+// (kRewriteStringAboveBytes, copy.hpp.)
 
 bool fast_string_moves() noexcept {
 #if defined(__x86_64__)
@@ -120,7 +120,7 @@ void copy_rewrite(void* dst, const void* src, std::size_t n) noexcept {
 }
 }  // namespace
 
-void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept {
+void copy_bytes_out_of_line(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept {
     if (kind == StoreKind::temporal) {
         std::memcpy(dst, src, n);
         return;

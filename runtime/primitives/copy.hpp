@@ -8,6 +8,7 @@
 // sfence (done here), so publishing a flag after copy_bytes returns is safe.
 #pragma once
 #include <cstddef>
+#include <cstring>
 
 #include "primitives/reduce_table.hpp"
 
@@ -20,8 +21,23 @@ namespace hmpi {
 // 1 KiB, string moves where the CPU has fast ones (copy.cpp).
 enum class StoreKind : unsigned char { temporal, non_temporal, rewrite };
 
-// dst and src must not overlap.
-void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;
+// Up to this size a rewrite is a memcpy too; above it, string moves (copy.cpp
+// says why 1 KiB).
+inline constexpr std::size_t kRewriteStringAboveBytes = 1024;
+
+// The copies that are not memcpy: non-temporal ones, and rewrites above
+// kRewriteStringAboveBytes.
+void copy_bytes_out_of_line(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;
+
+// dst and src must not overlap. Inline, because the collectives' tiny
+// calls copy a few bytes a few times each and a call into the dispatch
+// cost more than the copy.
+inline void copy_bytes(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept {
+    if (kind == StoreKind::temporal || (kind == StoreKind::rewrite && n <= kRewriteStringAboveBytes))
+        std::memcpy(dst, src, n);
+    else
+        copy_bytes_out_of_line(dst, src, n, kind);
+}
 
 // Orders earlier non-temporal stores before later stores (a flag's publish).
 void store_fence() noexcept;
