@@ -7,10 +7,6 @@
 
 namespace hmpi::api {
 
-int coll_comm(const Call& c, MPI_Comm h, Comm** out) {
-    if (int e = c.require_initialized()) return e;
-    return c.comm(h, out);
-}
 
 int coll_topology_comm(const Call& c, MPI_Comm h, Comm** out) {
     if (int e = coll_comm(c, h, out)) return e;
@@ -20,7 +16,7 @@ int coll_topology_comm(const Call& c, MPI_Comm h, Comm** out) {
     return MPI_SUCCESS;
 }
 
-int coll_root(const Call& c, const Comm* cm, int root) {
+int coll_root_checked(const Call& c, const Comm* cm, int root) {
     if (cm->is_inter()) {
         if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < cm->peer_count())) return MPI_SUCCESS;
         return c.fail(cm, MPI_ERR_ROOT,
@@ -65,8 +61,7 @@ int coll_op(const Call& c, const Comm* cm, MPI_Op h, const Datatype* type, const
     return MPI_SUCCESS;
 }
 
-int coll_no_in_place(const Call& c, const Comm* cm, const char* arg, const void* buf) {
-    if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
+int reject_in_place(const Call& c, const Comm* cm, const char* arg) {
     return c.fail(cm, MPI_ERR_BUFFER, "argument %s is MPI_IN_PLACE, which %s does not allow there", arg, c.name());
 }
 

@@ -10,21 +10,31 @@
 
 namespace hmpi::api {
 
+// The checks of every collective call are inline: a tiny call's
+// instructions count (docs/performance-collectives.md, stop 60). The whole
+// check, which names a bad argument, stays out of line (the *_checked
+// functions, reject_in_place) and runs only when a quick test fails.
+
 // A valid communicator (MPI_ERR_COMM otherwise).
-int coll_comm(const Call& c, MPI_Comm h, Comm** out);
+inline int coll_comm(const Call& c, MPI_Comm h, Comm** out) {
+    if (int e = c.require_initialized()) return e;
+    return c.comm(h, out);
+}
 // A communicator with a process topology, for the neighborhood collectives
 // (MPI_ERR_TOPOLOGY otherwise).
 int coll_topology_comm(const Call& c, MPI_Comm h, Comm** out);
 // A valid root: 0..size-1 on an intracommunicator; MPI_ROOT, MPI_PROC_NULL
 // or a remote rank on an intercommunicator (MPI_ERR_ROOT otherwise).
-int coll_root(const Call& c, const Comm* cm, int root);
+int coll_root_checked(const Call& c, const Comm* cm, int root);
+inline int coll_root(const Call& c, const Comm* cm, int root) {
+    if (!cm->is_inter() && root >= 0 && root < cm->size()) [[likely]]
+        return MPI_SUCCESS;
+    return coll_root_checked(c, cm, root);
+}
 // One (buffer, count, datatype) argument triple: count >= 0 (MPI_ERR_COUNT),
 // a committed datatype (MPI_ERR_TYPE), a buffer that may hold the data
 // (MPI_ERR_BUFFER). `which` names the triple in messages: "send" (sendbuf, sendcount,
 // sendtype), "recv", or "" (buffer, count, datatype: MPI_Bcast).
-// Inline: every collective checks one or two triples, and a tiny call's
-// instructions count; the checks that name the bad argument run only when a
-// quick test fails.
 int coll_buffer_checked(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count,
                         MPI_Datatype type, const Datatype** out);
 inline int coll_buffer(const Call& c, const Comm* cm, const char* which, const void* buf, std::int64_t count,
@@ -47,7 +57,10 @@ int coll_displs(const Call& c, const Comm* cm, const char* arg, const void* disp
 // An operation defined on the datatype (MPI_ERR_OP).
 int coll_op(const Call& c, const Comm* cm, MPI_Op h, const Datatype* type, const Op** out);
 // MPI_IN_PLACE where the standard does not allow it (MPI_ERR_BUFFER).
-int coll_no_in_place(const Call& c, const Comm* cm, const char* arg, const void* buf);
+int reject_in_place(const Call& c, const Comm* cm, const char* arg);
+inline int coll_no_in_place(const Call& c, const Comm* cm, const char* arg, const void* buf) {
+    return buf != MPI_IN_PLACE ? MPI_SUCCESS : reject_in_place(c, cm, arg);
+}
 // A request argument of a nonblocking form that is not NULL (MPI_ERR_ARG).
 int coll_request(const Call& c, const Comm* cm, const MPI_Request* request);
 

@@ -196,4 +196,8 @@ private:
     std::size_t message_bytes_;
 };
 
+// The call's message size (model/cost.hpp), as algorithms and their
+// applicability tests ask for it.
+inline std::size_t message_bytes(const CollCtx& ctx) noexcept { return ctx.message_bytes(); }
+
 }  // namespace hmpi::coll

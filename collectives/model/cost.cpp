@@ -38,7 +38,6 @@ std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept {
     }
 }
 
-std::size_t message_bytes(const CollCtx& ctx) noexcept { return ctx.message_bytes(); }
 
 double busy_excess(const CostQuery& c, int t) noexcept {
     return (t >= 2 ? c.params.step_overhead : 0.0) + (t > 2 ? c.params.busy_step * (t - 2) : 0.0);

@@ -52,8 +52,9 @@ struct CostQuery {
     }
 };
 
-// The message size all ranks of a call agree on (CostQuery::bytes).
-std::size_t message_bytes(const CollCtx& ctx) noexcept;
+// The message size all ranks of a call agree on (CostQuery::bytes); a
+// running call's, computed once by the driver: message_bytes(ctx),
+// context.hpp.
 std::size_t message_bytes(const CollCall& call, int rank, int size) noexcept;
 
 // ---- Building blocks, in ns. `ws` is the algorithm's working set in bytes.
