@@ -26,27 +26,52 @@
 
 namespace hmpi::coll {
 
-CollTask reduce_scatter_inline(CollCtx& ctx) {
+namespace {
+
+// This rank's block of the vector and the vector's length, in elements:
+// ScatterBlocks' without its allocations, since a poll computes it at
+// every step.
+struct OwnBlock {
+    std::int64_t count, first, total;
+};
+OwnBlock own_block(const CollCall& me, int p, int rank) noexcept {
+    if (!me.recvcounts) return {me.recvcount, me.recvcount * rank, me.recvcount * p};
+    std::int64_t first = 0, total = 0;
+    for (int r = 0; r < p; ++r) {
+        if (r == rank) first = total;
+        total += me.recvcounts[r];
+    }
+    return {me.recvcounts[rank], first, total};
+}
+
+// Once every rank's vector is there, folds this rank's block (CollTask::polling).
+int reduce_scatter_inline_fold(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
-    const ScatterBlocks blocks(me, p);
-    const auto i = static_cast<std::size_t>(rank);
-    const std::int64_t n = blocks.count[i], first = blocks.first[i];
+    const OwnBlock block = own_block(me, p, rank);
     const Datatype& type = *me.sendtype;
-    const std::size_t bytes = data_bytes(blocks.total, type);
-    unsigned char* mine = inline_begin(ctx, bytes);
-    inline_copy_in(input_of(me).buf, type, bytes, mine);
+    const std::size_t bytes = data_bytes(block.total, type), offset = data_bytes(block.first, type);
+    if (!inline_all_ready(ctx, 0, p, rank, {bytes, offset, data_bytes(block.count, type)})) return CollTask::kPending;
+    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) return MPI_ERR_TRUNCATE;
+    const auto* own = static_cast<const unsigned char*>(own_inline_operand(me, inline_begin(ctx, bytes)));
+    auto x = [&](int r) -> Operand { return {(r == rank ? own : inline_of(ctx, r).data) + offset, &type}; };
+    return reduce_in_order(*me.op, type, block.count, 0, p, x, me.recvbuf, *me.recvtype, -1);
+}
+
+}  // namespace
+
+// Publish, then one wait: a frameless task.
+CollTask reduce_scatter_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    const OwnBlock block = own_block(me, ctx.size(), ctx.rank());
+    const std::size_t bytes = data_bytes(block.total, *me.sendtype);
+    inline_copy_in(input_of(me).buf, *me.sendtype, bytes, inline_begin(ctx, bytes));
     inline_publish(ctx, bytes);
     // A rank whose block is empty reads nothing and leaves, like a rooted
     // collective's writers (a vector shorter than p leaves most ranks
     // without a block).
-    if (n == 0) co_return MPI_SUCCESS;
-    const std::size_t offset = data_bytes(first, type);
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, p, rank, {bytes, offset, data_bytes(n, type)}));
-    if (!inline_sizes_match(ctx, 0, p, rank, bytes)) co_return MPI_ERR_TRUNCATE;
-    const auto* own = static_cast<const unsigned char*>(own_inline_operand(me, mine));
-    auto x = [&](int r) -> Operand { return {(r == rank ? own : inline_of(ctx, r).data) + offset, &type}; };
-    co_return reduce_in_order(*me.op, type, n, 0, p, x, me.recvbuf, *me.recvtype, -1);
+    if (block.count == 0) return CollTask::finished(MPI_SUCCESS);
+    return CollTask::polling<reduce_scatter_inline_fold>(ctx);
 }
 
 double reduce_scatter_inline_cost(const CostQuery& q) {

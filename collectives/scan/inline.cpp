@@ -30,23 +30,19 @@ namespace hmpi::coll {
 
 namespace {
 
+// Once the inputs below this rank are there, folds them (CollTask::polling).
 // `inclusive`: scan (x_0 .. x_r), else exscan (x_0 .. x_{r-1}).
-CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
+template <bool inclusive>
+int prefix_inline_fold(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    const int p = ctx.size(), rank = ctx.rank();
+    const int rank = ctx.rank();
     const std::int64_t n = me.sendcount;
     const Datatype& type = *me.sendtype;
     const std::size_t bytes = data_bytes(n, type);
     const int last = inclusive ? rank + 1 : rank;  // fold ranks [0, last)
-    unsigned char* mine = nullptr;
-    if (rank + 1 < p) {  // the last rank's input has no reader
-        mine = inline_begin(ctx, bytes);
-        inline_copy_in(input_of(me).buf, type, bytes, mine);
-        inline_publish(ctx, bytes);
-    }
-    CO_WAIT_UNTIL(inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes}));
-    if (!inline_sizes_match(ctx, 0, rank, -1, bytes)) co_return MPI_ERR_TRUNCATE;
-    if (last == 0) co_return MPI_SUCCESS;  // exscan's rank 0: its result is undefined (MPI 3.1, 5.11.2)
+    if (!inline_all_ready(ctx, 0, rank, -1, {bytes, 0, bytes})) return CollTask::kPending;
+    if (!inline_sizes_match(ctx, 0, rank, -1, bytes)) return MPI_ERR_TRUNCATE;
+    if (last == 0) return MPI_SUCCESS;  // exscan's rank 0: its result is undefined (MPI 3.1, 5.11.2)
     // This rank's own operand is its input where it is, never its inline
     // copy (why: own_inline_operand, inline.hpp); under MPI_IN_PLACE that
     // is the receive buffer, which the fold takes as its alias (x_r is the
@@ -54,7 +50,20 @@ CollTask prefix_inline(CollCtx& ctx, bool inclusive) {
     const Operand own = input_of(me);
     auto x = [&](int r) -> Operand { return r == rank ? own : Operand{inline_of(ctx, r).data, &type}; };
     const int alias = inclusive && me.in_place ? rank : -1;
-    co_return reduce_in_order(*me.op, type, n, 0, last, x, me.recvbuf, *me.recvtype, alias);
+    return reduce_in_order(*me.op, type, n, 0, last, x, me.recvbuf, *me.recvtype, alias);
+}
+
+// Publish (all but the last rank, whose input has no reader), then one
+// wait: a frameless task.
+template <bool inclusive>
+CollTask prefix_inline(CollCtx& ctx) {
+    const CollCall& me = ctx.call();
+    if (ctx.rank() + 1 < ctx.size()) {
+        const std::size_t bytes = data_bytes(me.sendcount, *me.sendtype);
+        inline_copy_in(input_of(me).buf, *me.sendtype, bytes, inline_begin(ctx, bytes));
+        inline_publish(ctx, bytes);
+    }
+    return CollTask::polling<prefix_inline_fold<inclusive>>(ctx);
 }
 
 double prefix_inline_cost(const CostQuery& q) {
@@ -70,11 +79,10 @@ double prefix_inline_cost(const CostQuery& q) {
            mean_over_ranks(q, p - 1,
                            inline_read_cost(q, LineOp::reduce, per * (q.q() - 1) * m, per * (p - q.q()) * m, p, ws, (p + 1) / 2));
 }
-
 }  // namespace
 
-CollTask scan_inline(CollCtx& ctx) { return prefix_inline(ctx, true); }
-CollTask exscan_inline(CollCtx& ctx) { return prefix_inline(ctx, false); }
+CollTask scan_inline(CollCtx& ctx) { return prefix_inline<true>(ctx); }
+CollTask exscan_inline(CollCtx& ctx) { return prefix_inline<false>(ctx); }
 double scan_inline_cost(const CostQuery& q) { return prefix_inline_cost(q); }
 double exscan_inline_cost(const CostQuery& q) { return prefix_inline_cost(q); }
 
