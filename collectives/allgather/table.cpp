@@ -42,7 +42,7 @@ const CollAlgorithm kAllgather[] = {
     kPush, kDirect, kRing, kRecursiveDoubling,
     {"inline", "every rank leaves its block in its inline area, then copies every other block out; no "
                "acknowledgement (copy-in/copy-out, blocks up to 4 KiB)",
-     allgather_inline_applies, allgather_inline, allgather_inline_cost},
+     allgather_inline_applies, allgather_inline, allgather_inline_cost, Arrival::ignored},
 };
 // The v form: blocks differ per rank, so no inline form.
 const CollAlgorithm kAllgatherv[] = {kPush, kDirect, kRing, kRecursiveDoubling};

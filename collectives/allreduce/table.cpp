@@ -27,7 +27,7 @@ const CollAlgorithm kAllreduce[] = {
      intra_only, allreduce_reduce_bcast, allreduce_reduce_bcast_cost},
     {"inline", "every rank leaves its vector in its inline area, then folds all of them in rank order; no "
                "acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, allreduce_inline, allreduce_inline_cost},
+     inline_reduction_applies, allreduce_inline, allreduce_inline_cost, Arrival::ignored},
     {"inline_split", "the vector cut into up to p parts of at least 48 bytes, each folded by one owner from every "
                      "rank's block of it and published in a block every rank copies; a block's first line holds "
                      "its stamp and 48 bytes (inline reduce-scatter + allgather, Li-Hoefler 2.4)",

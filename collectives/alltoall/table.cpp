@@ -20,7 +20,7 @@ const CollAlgorithm kAlltoall[] = {
     kPairwise, kPush,
     {"inline", "every rank leaves its blocks in its inline area, then copies its own block of every other rank's "
                "out; no acknowledgement (copy-in/copy-out, up to 4 KiB in all)",
-     alltoall_inline_applies, alltoall_inline, alltoall_inline_cost},
+     alltoall_inline_applies, alltoall_inline, alltoall_inline_cost, Arrival::ignored},
 };
 // The v and w forms: blocks differ per rank, so no inline form.
 const CollAlgorithm kAlltoallvw[] = {kPairwise, kPush};

@@ -11,7 +11,7 @@ const CollAlgorithm kBcast[] = {
      bcast_one_stage, bcast_one_stage_cost},
     {"inline", "the root leaves the message in its flag payload (up to 48 bytes) or inline area (up to 4 KiB) and "
                "returns; readers copy it out, no acknowledgement (copy-in/copy-out, Li-Hoefler 2.2 one-stage)",
-     bcast_inline_applies, bcast_inline, bcast_inline_cost},
+     bcast_inline_applies, bcast_inline, bcast_inline_cost, Arrival::ignored},
     {"two_stage", "domain leaders copy from the root, members from their leader (Li-Hoefler 2.2 Eq. 4, two-stage)",
      intra_only, bcast_two_stage, bcast_two_stage_cost},
     {"split", "every rank, the root too, claims chunks of the P - 1 copies and copies them from the root's buffer "

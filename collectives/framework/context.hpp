@@ -8,7 +8,8 @@
 //
 // Flags: each member has kFlagsPerSlot flags in the slot; flag 0 step 1 is
 // "arrived" (published by the driver with the member's CollCall before the
-// algorithm starts). Everything else is the algorithm's to define; it writes
+// algorithm starts, for algorithms whose table entry says they read it:
+// CollAlgorithm::arrival). Everything else is the algorithm's to define; it writes
 // only its own flags (publish) and reads anyone's (reached). Steps must grow
 // per flag within a collective (1..255).
 //

@@ -57,11 +57,15 @@ std::size_t call_message_bytes(const Comm& comm, const CollCall& call) noexcept 
     return comm.is_inter() ? 0 : message_bytes(call, comm.rank, comm.size());
 }
 
-// Publishes the caller's arguments and its arrival; returns the algorithm.
+// Chooses the algorithm and, where it reads them, publishes the caller's
+// arguments and its arrival (CollAlgorithm::arrival).
 const CollAlgorithm& enter(CollMember& me, const CollCtx& ctx, unsigned slot) {
-    me.args[slot].store(&ctx.call(), std::memory_order_release);
-    ctx.publish(0, 1);
-    return select_algorithm(ctx.call().kind, ctx);
+    const CollAlgorithm& algorithm = select_algorithm(ctx.call().kind, ctx);
+    if (algorithm.arrival == Arrival::read) {
+        me.args[slot].store(&ctx.call(), std::memory_order_release);
+        ctx.publish(0, 1);
+    }
+    return algorithm;
 }
 
 // The algorithm has run up to its first suspension.

@@ -24,6 +24,9 @@
 
 namespace hmpi::coll {
 
+// CollAlgorithm::arrival.
+enum class Arrival : bool { ignored, read };
+
 struct CollAlgorithm {
     const char* name;         // as in HMPI_<COLL>_ALGORITHM and hmpi-info
     const char* description;  // one line, with the source it follows
@@ -33,6 +36,12 @@ struct CollAlgorithm {
     // Predicted time in ns of a call (collectives/model/cost.hpp). May use
     // only the query (what all ranks agree on), never per-rank arguments.
     double (*cost)(const CostQuery& q);
+    // Whether it reads the members' arrival (CollCtx::arrived, flag 0) or
+    // their arguments (args_of). The driver publishes both only for the
+    // algorithms that do: the others (the inline ones, whose data comes
+    // with a flag of their own) save a flag's store and a doorbell check
+    // on every rank, a few percent of a tiny call.
+    Arrival arrival = Arrival::read;
 };
 
 // The algorithms of a collective, in order of preference.

@@ -19,7 +19,7 @@ const CollAlgorithm kGather[] = {
     kParallel, kDirect, kTwoStage,
     {"inline", "non-roots leave their blocks in their inline areas and return; the root copies them out "
                "(copy-in/copy-out, blocks up to 4 KiB)",
-     gather_inline_applies, gather_inline, gather_inline_cost},
+     gather_inline_applies, gather_inline, gather_inline_cost, Arrival::ignored},
 };
 // The v form: blocks differ per rank, so no inline form.
 const CollAlgorithm kGatherv[] = {kParallel, kDirect, kTwoStage};

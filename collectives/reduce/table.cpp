@@ -13,7 +13,7 @@ namespace {
 const CollAlgorithm kReduce[] = {
     {"inline", "non-roots leave their vectors in their inline areas and return; the root folds them in rank order "
                "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, reduce_inline, reduce_inline_cost},
+     inline_reduction_applies, reduce_inline, reduce_inline_cost, Arrival::ignored},
     {"tree", "n-ary tree over the topology with Eq. 1's first phase, tiny vectors in flag payloads "
              "(Li-Hoefler 2.6 / 2.2, Eq. 3)",
      intra_only, reduce_tree, reduce_tree_cost},

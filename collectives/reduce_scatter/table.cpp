@@ -26,7 +26,7 @@ const CollAlgorithm kReduceScatter[] = {
      commutative_only, reduce_scatter_movement_avoiding, reduce_scatter_movement_avoiding_cost},
     {"inline", "every rank leaves its vector in its inline area, then folds its own block of all of them in rank "
                "order; no acknowledgement (copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, reduce_scatter_inline, reduce_scatter_inline_cost},
+     inline_reduction_applies, reduce_scatter_inline, reduce_scatter_inline_cost, Arrival::ignored},
 };
 }  // namespace
 

@@ -14,7 +14,7 @@ const CollAlgorithm kScan[] = {
      intra_only, scan_chained, scan_chained_cost},
     {"inline", "every rank leaves its vector in its inline area; rank r folds x_0 .. x_r from those copies "
                "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, scan_inline, scan_inline_cost},
+     inline_reduction_applies, scan_inline, scan_inline_cost, Arrival::ignored},
 };
 const CollAlgorithm kExscan[] = {
     {"linear", "rank r folds x_0 .. x_{r-1} in rank order, reading the inputs in place", intra_only, exscan_linear,
@@ -23,7 +23,7 @@ const CollAlgorithm kExscan[] = {
      intra_only, exscan_chained, exscan_chained_cost},
     {"inline", "every rank leaves its vector in its inline area; rank r folds x_0 .. x_{r-1} from those copies "
                "(copy-in/copy-out, up to 4 KiB of a contiguous type)",
-     inline_reduction_applies, exscan_inline, exscan_inline_cost},
+     inline_reduction_applies, exscan_inline, exscan_inline_cost, Arrival::ignored},
 };
 }  // namespace
 

@@ -17,7 +17,7 @@ const CollAlgorithm kScatter[] = {
     kDirect, kPush, kTwoStage,
     {"inline", "the root leaves all blocks in its inline area and returns; each rank copies its own out "
                "(copy-in/copy-out, up to 4 KiB in all)",
-     scatter_inline_applies, scatter_inline, scatter_inline_cost},
+     scatter_inline_applies, scatter_inline, scatter_inline_cost, Arrival::ignored},
 };
 // The v form: blocks differ per rank, so no inline form.
 const CollAlgorithm kScatterv[] = {kDirect, kPush, kTwoStage};
