@@ -28,6 +28,8 @@ bool allgather_inline_applies(const CollCtx& ctx, const char** why) {
     return inline_fits(ctx, message_bytes(ctx), why);
 }
 
+// Publish and copy this rank's own block, then take the others'
+// (take_from_peers).
 CollTask allgather_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int rank = ctx.rank();
@@ -35,20 +37,8 @@ CollTask allgather_inline(CollCtx& ctx) {
     const std::size_t bytes = block_bytes(mine);
     inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
     inline_publish(ctx, bytes);
-    int rc = MPI_SUCCESS;
-    auto keep_error = [&rc](int e) {
-        if (rc == MPI_SUCCESS) rc = e;
-    };
-    if (!me.in_place) keep_error(copy_block(mine, recv_block(me, rank)));
-    PeerSweep peers(rank, ctx.size());
-    const std::size_t block = message_bytes(ctx), share = inline_prefetch_share(ctx.size() - 1);
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, {block, 0, block}, share); },
-                              [&](int q) {
-                                  const DstBlock to = recv_block(me, q);
-                                  const InlineData in = inline_of(ctx, q);
-                                  keep_error(unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type));
-                              }));
-    co_return rc;
+    const int own = me.in_place ? MPI_SUCCESS : copy_block(mine, recv_block(me, rank));
+    return take_from_peers<inline_block_ready, inline_block_take>(ctx, own);
 }
 
 double allgather_inline_cost(const CostQuery& q) {

@@ -28,6 +28,26 @@ bool alltoall_inline_applies(const CollCtx& ctx, const char** why) {
     return inline_fits(ctx, message_bytes(ctx) * static_cast<std::size_t>(ctx.size()), why);
 }
 
+namespace {
+// This rank's block of peer q's packed blocks, once there, into its receive
+// buffer.
+bool alltoall_inline_ready(const CollCtx& ctx, int q) {
+    const int p = ctx.size();
+    const std::size_t block = block_bytes(outgoing(ctx.call(), 0));
+    const InlineRead mine{block * static_cast<std::size_t>(p), static_cast<std::size_t>(ctx.rank()) * block, block};
+    return inline_ready(ctx, q, mine, inline_prefetch_share(p - 1));
+}
+int alltoall_inline_take(const CollCtx& ctx, int q) {
+    const DstBlock to = recv_block(ctx.call(), q);
+    const InlineData in = inline_of(ctx, q);
+    const std::size_t theirs = in.bytes / static_cast<std::size_t>(ctx.size());
+    return unpack_inline(in.data + static_cast<std::size_t>(ctx.rank()) * theirs, theirs, to.buf, block_bytes(to),
+                         *to.type);
+}
+}  // namespace
+
+// Publish and copy this rank's own block, then take the others'
+// (take_from_peers).
 CollTask alltoall_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
@@ -38,23 +58,8 @@ CollTask alltoall_inline(CollCtx& ctx) {
     pack_consecutive(outgoing(me, 0), block, rank, out);
     pack_consecutive(outgoing(me, rank + 1), block, p - 1 - rank, out + static_cast<std::size_t>(rank + 1) * block);
     inline_publish(ctx, total);
-    int rc = MPI_SUCCESS;
-    auto keep_error = [&rc](int e) {
-        if (rc == MPI_SUCCESS) rc = e;
-    };
-    if (!me.in_place) keep_error(copy_block(send_block(me, rank), recv_block(me, rank)));
-    PeerSweep peers(rank, p);
-    const InlineRead mine{block * static_cast<std::size_t>(p), static_cast<std::size_t>(rank) * block, block};
-    const std::size_t share = inline_prefetch_share(p - 1);
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, mine, share); },
-                              [&](int q) {
-                                  const DstBlock to = recv_block(me, q);
-                                  const InlineData in = inline_of(ctx, q);
-                                  const std::size_t theirs = in.bytes / static_cast<std::size_t>(p);
-                                  keep_error(unpack_inline(in.data + static_cast<std::size_t>(rank) * theirs, theirs,
-                                                           to.buf, block_bytes(to), *to.type));
-                              }));
-    co_return rc;
+    const int own = me.in_place ? MPI_SUCCESS : copy_block(send_block(me, rank), recv_block(me, rank));
+    return take_from_peers<alltoall_inline_ready, alltoall_inline_take>(ctx, own);
 }
 
 double alltoall_inline_cost(const CostQuery& q) {

@@ -29,8 +29,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "collectives/framework/blocks.hpp"
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/data.hpp"
+#include "collectives/framework/task.hpp"
 #include "collectives/model/cost.hpp"
 #include "primitives/flag.hpp"
 
@@ -211,6 +213,45 @@ inline int unpack_inline(const unsigned char* data, std::size_t have, void* buf,
     if (type.contiguous) std::memcpy(buf, data, n);
     else unpack_bytes(data, n, buf, type);
     return have > room ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+// Peer q's inline data, one block of the agreed message size: whether it is
+// there, and its copy into q's block of this rank's receive buffer (Gather's
+// root, Allgather).
+inline bool inline_block_ready(const CollCtx& ctx, int q) {
+    const std::size_t block = message_bytes(ctx);
+    return inline_ready(ctx, q, {block, 0, block}, inline_prefetch_share(ctx.size() - 1));
+}
+inline int inline_block_take(const CollCtx& ctx, int q) {
+    const DstBlock to = recv_block(ctx.call(), q);
+    const InlineData in = inline_of(ctx, q);
+    return unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type);
+}
+
+// The wait of an inline algorithm whose rank copies every peer's block out
+// (Gather's root, Allgather, Alltoall), after it has copied its own (`own`,
+// that copy's result): Ready(ctx, q) says whether peer q's block is there,
+// Take(ctx, q) copies it and returns MPI_SUCCESS or an error class. From
+// three ranks on a sweep (PeerSweep) that takes each block as it comes;
+// at two ranks, one peer, a frameless task (CollTask::polling).
+template <auto Ready, auto Take>
+int take_from_only_peer(CollCtx& ctx) {
+    const int peer = 1 - ctx.rank();
+    return Ready(ctx, peer) ? Take(ctx, peer) : CollTask::kPending;
+}
+template <auto Ready, auto Take>
+CollTask sweep_peers(CollCtx& ctx, int rc) {
+    auto keep_error = [&rc](int e) {
+        if (rc == MPI_SUCCESS) rc = e;
+    };
+    PeerSweep peers(ctx.rank(), ctx.size());
+    CO_WAIT_UNTIL(peers.sweep([&](int q) { return Ready(ctx, q); }, [&](int q) { keep_error(Take(ctx, q)); }));
+    co_return rc;
+}
+template <auto Ready, auto Take>
+CollTask take_from_peers(CollCtx& ctx, int own) {
+    if (ctx.size() == 2 && own == MPI_SUCCESS) return CollTask::polling<take_from_only_peer<Ready, Take>>(ctx);
+    return sweep_peers<Ready, Take>(ctx, own);
 }
 
 // Whether a rank's inline data for this call, `bytes` (what every rank

@@ -26,32 +26,14 @@ namespace hmpi::coll {
 
 bool gather_inline_applies(const CollCtx& ctx, const char** why) { return inline_fits(ctx, message_bytes(ctx), why); }
 
-namespace {
-// The root: its own block, then each peer's as it comes.
-CollTask gather_inline_collect(CollCtx& ctx) {
-    const CollCall& me = ctx.call();
-    const int root = me.root;
-    int rc = MPI_SUCCESS;
-    auto keep_error = [&rc](int e) {
-        if (rc == MPI_SUCCESS) rc = e;
-    };
-    if (!me.in_place) keep_error(copy_block(send_whole(me), recv_block(me, root)));
-    PeerSweep peers(root, ctx.size());
-    const std::size_t block = message_bytes(ctx), share = inline_prefetch_share(ctx.size() - 1);
-    CO_WAIT_UNTIL(peers.sweep([&](int q) { return inline_ready(ctx, q, {block, 0, block}, share); },
-                              [&](int q) {
-                                  const DstBlock to = recv_block(me, q);
-                                  const InlineData in = inline_of(ctx, q);
-                                  keep_error(unpack_inline(in.data, in.bytes, to.buf, block_bytes(to), *to.type));
-                              }));
-    co_return rc;
-}
-}  // namespace
-
-// The other ranks never wait: a plain function (CollTask::finished).
+// The other ranks never wait (CollTask::finished); the root copies its own
+// block, then takes the others' (take_from_peers).
 CollTask gather_inline(CollCtx& ctx) {
     const CollCall& me = ctx.call();
-    if (ctx.rank() == me.root) return gather_inline_collect(ctx);
+    if (ctx.rank() == me.root) {
+        const int own = me.in_place ? MPI_SUCCESS : copy_block(send_whole(me), recv_block(me, me.root));
+        return take_from_peers<inline_block_ready, inline_block_take>(ctx, own);
+    }
     const SrcBlock mine = send_whole(me);
     const std::size_t bytes = block_bytes(mine);
     inline_copy_in(mine.buf, *mine.type, bytes, inline_begin(ctx, bytes));
