@@ -7,7 +7,6 @@
 
 namespace hmpi::api {
 
-
 int coll_topology_comm(const Call& c, MPI_Comm h, Comm** out) {
     if (int e = coll_comm(c, h, out)) return e;
     if (!(*out)->topology || (*out)->is_inter())

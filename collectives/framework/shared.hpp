@@ -17,12 +17,12 @@
 #include <memory>
 
 #include "base/cacheline.hpp"
+#include "base/park.hpp"
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/kinds.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/placement.hpp"
 #include "collectives/framework/tree_place.hpp"
-#include "base/park.hpp"
 #include "primitives/flag.hpp"
 
 namespace hmpi {

@@ -81,7 +81,7 @@ public:
 
     CollTask(CollTask&& o) noexcept
         : h_(std::exchange(o.h_, {})), poll_(std::exchange(o.poll_, nullptr)), arg_(o.arg_), rc_(o.rc_),
-          advanced_(o.advanced_), suspended_(o.suspended_) {}
+          suspended_(o.suspended_) {}
     CollTask& operator=(CollTask&& o) noexcept {
         if (this != &o) {
             if (h_) h_.destroy();
@@ -89,7 +89,6 @@ public:
             poll_ = std::exchange(o.poll_, nullptr);
             arg_ = o.arg_;
             rc_ = o.rc_;
-            advanced_ = o.advanced_;
             suspended_ = o.suspended_;
         }
         return *this;
@@ -114,14 +113,14 @@ public:
         }
         poll_ = nullptr;
         rc_ = rc;
-        advanced_ = suspended_ ? 1 : 0;
         return true;
     }
     bool done() const noexcept { return h_ ? h_.done() : !poll_; }
     // The algorithm's result (MPI_SUCCESS or an error class), once finished.
     int result() const noexcept { return h_ ? h_.promise().result : rc_; }
     // How many waits it has got past so far (promise_type::advanced).
-    std::uint32_t advanced() const noexcept { return h_ ? h_.promise().advanced : advanced_; }
+    // A polling task's one wait counts once it is over, if it had to suspend.
+    std::uint32_t advanced() const noexcept { return h_ ? h_.promise().advanced : !poll_ && suspended_ ? 1 : 0; }
 
 private:
     explicit CollTask(std::coroutine_handle<promise_type> h) noexcept : h_(h) {}
@@ -131,7 +130,6 @@ private:
     int (*poll_)(void*) = nullptr;
     void* arg_ = nullptr;
     int rc_ = 0;
-    std::uint32_t advanced_ = 0;
     bool suspended_ = false;  // a poll has returned kPending
 };
 

@@ -46,9 +46,8 @@ namespace hmpi::coll {
 CollTask reduce_scatter_direct(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
-    const ScatterBlocks blocks(me, p);
-    const auto i = static_cast<std::size_t>(rank);
-    const std::int64_t n = blocks.count[i], first = blocks.first[i];
+    const OwnBlock mine = own_block(me, p, rank);
+    const std::int64_t n = mine.count, first = mine.first;
     const Datatype& type = *me.sendtype;
     auto my_block = [&](int r) { return at(input_of(ctx.args_of(r)), first); };
     CO_WAIT_UNTIL(ctx.all_reached(0, 1));

@@ -28,22 +28,6 @@ namespace hmpi::coll {
 
 namespace {
 
-// This rank's block of the vector and the vector's length, in elements:
-// ScatterBlocks' without its allocations, since a poll computes it at
-// every step.
-struct OwnBlock {
-    std::int64_t count, first, total;
-};
-OwnBlock own_block(const CollCall& me, int p, int rank) noexcept {
-    if (!me.recvcounts) return {me.recvcount, me.recvcount * rank, me.recvcount * p};
-    std::int64_t first = 0, total = 0;
-    for (int r = 0; r < p; ++r) {
-        if (r == rank) first = total;
-        total += me.recvcounts[r];
-    }
-    return {me.recvcounts[rank], first, total};
-}
-
 // Once every rank's vector is there, folds this rank's block (CollTask::polling).
 int reduce_scatter_inline_fold(CollCtx& ctx) {
     const CollCall& me = ctx.call();

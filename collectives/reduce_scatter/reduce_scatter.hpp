@@ -40,4 +40,20 @@ struct ScatterBlocks {
     }
 };
 
+// One rank's block and the vector's length, in elements, without
+// ScatterBlocks' allocations: for an algorithm that needs only its own
+// (the inline one's poll computes it at every step).
+struct OwnBlock {
+    std::int64_t count, first, total;
+};
+inline OwnBlock own_block(const CollCall& call, int p, int rank) noexcept {
+    if (!call.recvcounts) return {call.recvcount, call.recvcount * rank, call.recvcount * p};
+    std::int64_t first = 0, total = 0;
+    for (int r = 0; r < p; ++r) {
+        if (r == rank) first = total;
+        total += call.recvcounts[r];
+    }
+    return {call.recvcounts[rank], first, total};
+}
+
 }  // namespace hmpi::coll

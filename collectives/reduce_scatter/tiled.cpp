@@ -38,9 +38,8 @@ namespace hmpi::coll {
 CollTask reduce_scatter_tiled(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int p = ctx.size(), rank = ctx.rank();
-    const ScatterBlocks blocks(me, p);
-    const auto i = static_cast<std::size_t>(rank);
-    const std::int64_t n = blocks.count[i], first = blocks.first[i];
+    const OwnBlock mine = own_block(me, p, rank);
+    const std::int64_t n = mine.count, first = mine.first;
     const Datatype& type = *me.sendtype;
     const std::int64_t tile =
         std::max<std::int64_t>(1, static_cast<std::int64_t>(knobs::kReduceScatterTileBytes / std::max<std::size_t>(1, type.size)));

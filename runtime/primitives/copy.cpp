@@ -121,10 +121,6 @@ void copy_rewrite(void* dst, const void* src, std::size_t n) noexcept {
 }  // namespace
 
 void copy_bytes_out_of_line(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept {
-    if (kind == StoreKind::temporal) {
-        std::memcpy(dst, src, n);
-        return;
-    }
     if (kind == StoreKind::rewrite) {
         copy_rewrite(dst, src, n);
         return;

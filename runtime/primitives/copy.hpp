@@ -25,8 +25,8 @@ enum class StoreKind : unsigned char { temporal, non_temporal, rewrite };
 // says why 1 KiB).
 inline constexpr std::size_t kRewriteStringAboveBytes = 1024;
 
-// The copies that are not memcpy: non-temporal ones, and rewrites above
-// kRewriteStringAboveBytes.
+// The copies that are not memcpy (copy_bytes calls it for those alone):
+// non-temporal ones, and rewrites above kRewriteStringAboveBytes.
 void copy_bytes_out_of_line(void* dst, const void* src, std::size_t n, StoreKind kind) noexcept;
 
 // dst and src must not overlap. Inline, because the collectives' tiny
