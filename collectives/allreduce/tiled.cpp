@@ -93,14 +93,22 @@ std::vector<std::vector<int>> tile_domains(const CommTopology& topo, int p, bool
 
 }  // namespace
 
+namespace {
+// Eq. 4's one or two stages for the result's broadcast (working set 2 p m:
+// every input and every receive buffer).
+const CollPlan bcast_plan([](const CostQuery& q) -> std::uint32_t {
+    bool two_stage = false;
+    li_bcast(q, q.q(), q.s(), q.m(), 2 * static_cast<std::size_t>(q.p()) * q.bytes, &two_stage);
+    return two_stage;
+});
+}  // namespace
+
 CollTask allreduce_tiled(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const Op& op = *me.op;
     const std::int64_t count = me.sendcount;
     const Datatype& type = *me.sendtype;
     const int rank = ctx.rank();
-    const CostQuery q = query_of(ctx);
-    const std::size_t ws = 2 * static_cast<std::size_t>(q.p()) * q.bytes;
     const std::vector<std::vector<int>> domains = tile_domains(ctx.topology(), ctx.size(), !op.commutative);
     const int s = static_cast<int>(domains.size());
     int my_domain = 0, pos = 0;
@@ -173,8 +181,7 @@ CollTask allreduce_tiled(CollCtx& ctx) {
     const int root = domains[0][0];
     if (rank == root)
         CO_WAIT_UNTIL(ctx.all_reached_of(domains[0], 1, 2));
-    bool two_stage = false;
-    li_bcast(q, q.q(), q.s(), q.m(), ws, &two_stage);
+    const bool two_stage = ctx.plan(bcast_plan) != 0;
     int rc2 = MPI_SUCCESS;
     CO_RUN(rc2, result_bcast(ctx, root, two_stage, false));
     co_return rc != MPI_SUCCESS ? rc : rc2;

@@ -48,7 +48,7 @@
 namespace hmpi::coll {
 
 CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const Datatype* dst_type, bool small,
-                           unsigned char* small_result) {
+                           bool copy_first, unsigned char* small_result) {
     const CollCall& me = ctx.call();
     const Op& op = *me.op;
     const std::int64_t n = me.sendcount;
@@ -110,7 +110,7 @@ CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const D
         // source's rewrite, and memory rates").
         int i = 0;
         if (!dst_is_input) {
-            if (ctx.reached(tp.children[0], 1, 1) || !copy_hides_wait(query_of(ctx))) {
+            if (ctx.reached(tp.children[0], 1, 1) || !copy_first) {
                 CO_WAIT_UNTIL(ctx.reached(tp.children[0], 1, 1));
                 reduce_data3(op, ctx.scratch_of(tp.children[0]), mine.buf, dst, n, type);
                 i = 1;
@@ -143,34 +143,40 @@ namespace {
 // 2 p m, as for the other allreduce algorithms.
 std::size_t reduction_working_set(const CostQuery& q) { return 2 * static_cast<std::size_t>(q.p()) * q.bytes; }
 
+const CollPlan tree_plan([](const CostQuery& q) {
+    const std::size_t ws = reduction_working_set(q);
+    TreeChoices c;
+    c.survivors = eq1_survivors(q, q.q(), ws);
+    li_bcast(q, q.q(), q.s(), q.m(), ws, &c.two_stage);
+    c.copy_first = copy_hides_wait(q);
+    return c.pack();
+});
+
 }  // namespace
 
 CollTask allreduce_tree(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const std::int64_t n = me.sendcount;
     const Datatype& type = *me.sendtype;
-    const CostQuery q = query_of(ctx);
-    const std::size_t ws = reduction_working_set(q);
     const bool small = fits_payload(n, type);
+    const TreeChoices choices = TreeChoices::unpack(ctx.plan(tree_plan));
 
     TreeOptions o;
     o.radix = kReductionKnobs.tree_radix;
     o.rank_order = !me.op->commutative;
-    o.survivors = eq1_survivors(q, q.q(), ws);
+    o.survivors = choices.survivors;
     const TreePlace tp = ctx.tree_place(o);
 
     FrameBytes<64> result_bytes;  // not alignas on an array: see FrameBytes
     unsigned char* const result = result_bytes.bytes;
     int rc = MPI_SUCCESS;
-    CO_RUN(rc, tree_reduce_phase(ctx, tp, me.recvbuf, me.recvtype, small, result));
+    CO_RUN(rc, tree_reduce_phase(ctx, tp, me.recvbuf, me.recvtype, small, choices.copy_first, result));
     if (tp.parent < 0 && small) {
         std::memcpy(ctx.payload(2), result, data_bytes(n, type));
         if (int e = copy_data(result, n, type, me.recvbuf, me.recvcount, *me.recvtype)) rc = e;
     }
-    bool two_stage = false;
-    li_bcast(q, q.q(), q.s(), q.m(), ws, &two_stage);
     int rc2 = MPI_SUCCESS;
-    CO_RUN(rc2, result_bcast(ctx, tp.top, two_stage, small));
+    CO_RUN(rc2, result_bcast(ctx, tp.top, choices.two_stage, small));
     co_return rc != MPI_SUCCESS ? rc : rc2;
 }
 

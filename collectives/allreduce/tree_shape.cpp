@@ -72,9 +72,13 @@ double tree_reduce_peer_args(const CostQuery& c, int n) {
     return peer_args_cost(c, children) + peer_data_cost(c, children);
 }
 
-CostQuery query_of(const CollCtx& ctx) {
-    const Op* op = ctx.call().op;
-    return CostQuery{model_params(), ctx.topology(), ctx.call().kind, message_bytes(ctx), !op || op->commutative};
+std::uint32_t TreeChoices::pack() const noexcept {
+    // Survivors are ranks of one domain: far below 2^22.
+    return static_cast<std::uint32_t>(survivors) << 2 | (two_stage ? 2u : 0u) | (copy_first ? 1u : 0u);
+}
+
+TreeChoices TreeChoices::unpack(std::uint32_t v) noexcept {
+    return TreeChoices{static_cast<int>(v >> 2), (v & 2) != 0, (v & 1) != 0};
 }
 
 bool fits_payload(std::int64_t count, const Datatype& t) noexcept {

@@ -51,9 +51,19 @@ double tree_reduce_peer_args(const CostQuery& c, int n);
 bool copy_hides_wait(const CostQuery& c);
 double tree_first_fold_excess(const CostQuery& c, int q, int s, double m, std::size_t ws);
 
-// A query for the current call (what every rank agrees on), to let an
-// algorithm ask the model (e.g. li_bcast's two_stage) at run time.
-CostQuery query_of(const CollCtx& ctx);
+// What a tree reduction decides from the model while it runs: Eq. 1's
+// survivors (TreeOptions::survivors), Eq. 4's one or two stages for the
+// result's broadcast (li_bcast), and copy_hides_wait for the first fold.
+// Packed into a plan's value (framework/plan.hpp), so the formulas are
+// evaluated once per size range, not on every call.
+struct TreeChoices {
+    int survivors = 1;
+    bool two_stage = false;
+    bool copy_first = false;  // copy_hides_wait
+
+    std::uint32_t pack() const noexcept;
+    static TreeChoices unpack(std::uint32_t v) noexcept;
+};
 
 // Whether a reduction's vector travels in flag payloads: a contiguous type
 // whose `count` elements fit the payload (knobs.hpp small_bytes).
@@ -86,7 +96,8 @@ CollTask result_bcast(CollCtx& ctx, int root, bool two_stage, bool small);
 // `small_result` (small; 64 bytes, aligned). Children's partials are read
 // until the parent has folded them: callers keep them alive (allreduce: the
 // broadcast of the result; reduce: the parent's flag).
+// `copy_first`: the plan's copy_hides_wait (TreeChoices).
 CollTask tree_reduce_phase(CollCtx& ctx, const TreePlace& tp, void* dst, const Datatype* dst_type, bool small,
-                           unsigned char* small_result);
+                           bool copy_first, unsigned char* small_result);
 
 }  // namespace hmpi::coll

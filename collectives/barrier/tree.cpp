@@ -23,6 +23,15 @@
 
 namespace hmpi::coll {
 
+namespace {
+// Eq. 4 at m = 0: the release in one stage or two.
+const CollPlan release_plan([](const CostQuery& q) -> std::uint32_t {
+    bool two_stage = false;
+    li_bcast(q, q.q(), q.s(), 0, 0, &two_stage);
+    return two_stage;
+});
+}  // namespace
+
 CollTask barrier_tree(CollCtx& ctx) {
     const int rank = ctx.rank();
     TreeOptions o;
@@ -32,9 +41,7 @@ CollTask barrier_tree(CollCtx& ctx) {
     CO_WAIT_UNTIL(ctx.all_reached_of(tp.children, 1, 1));
     if (tp.parent >= 0) ctx.publish_to(1, 1, tp.parent);
 
-    const CostQuery q = query_of(ctx);
-    bool two_stage = false;
-    li_bcast(q, q.q(), q.s(), 0, 0, &two_stage);
+    const bool two_stage = ctx.plan(release_plan) != 0;
     const CommTopology& topo = ctx.topology();
     int src = tp.top;
     bool leader = false;

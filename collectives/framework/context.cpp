@@ -1,8 +1,11 @@
-// Publishing flags and waking the members that wait for them.
+// Publishing flags and waking the members that wait for them; plans.
 #include "collectives/framework/context.hpp"
 
 #include <memory>
 
+#include "base/log.hpp"
+#include "collectives/framework/registry.hpp"
+#include "collectives/model/cost.hpp"
 #include "core/rank.hpp"
 
 namespace hmpi::coll {
@@ -47,6 +50,36 @@ unsigned char* CollCtx::inline_area() const {
 
 unsigned char* CollCtx::stamped_area() const {
     return own_slot_area(&CollMember::stamped_area, &CollMember::stamped_memory);
+}
+
+namespace {
+// Constant-initialized, so plans defined at namespace scope in any
+// translation unit may take ids during static initialization.
+std::atomic<int> next_plan_id{0};
+}  // namespace
+
+CollPlan::CollPlan(Make make) noexcept : make_(make), id_(next_plan_id.fetch_add(1, std::memory_order_relaxed)) {
+    if (id_ >= kMaxPlans) die("internal error: more than %d collective plans (plan.hpp, kMaxPlans)", kMaxPlans);
+}
+
+std::uint32_t plan_choice(DecisionCache& cache, const CollPlan& plan, const ModelParams& (*params)(),
+                          const CommTopology& topo, CollKind kind, bool commutative, int range) {
+    const std::uint32_t tag = (static_cast<std::uint32_t>(kind) + 1) << kPlanValueBits;
+    constexpr std::uint32_t value_mask = (std::uint32_t{1} << kPlanValueBits) - 1;
+    std::atomic<std::uint32_t>& entry = cache.plans[plan.id()][commutative ? 1 : 0][range];
+    const std::uint32_t cached = entry.load(std::memory_order_relaxed);
+    if ((cached & ~value_mask) == tag) [[likely]]
+        return cached & value_mask;
+    const std::uint32_t made =
+        plan.make()(CostQuery{params(), topo, kind, size_range_representative(range), commutative});
+    if (made > value_mask)
+        die("internal error: a collective plan's choice %u needs more than %u bits", made, kPlanValueBits);
+    entry.store(tag | made, std::memory_order_relaxed);
+    return made;
+}
+
+std::uint32_t CollCtx::make_plan(const CollPlan& plan) const {
+    return plan_choice(shared_.decisions, plan, &model_params, topology(), call_.kind, commutative_, size_range_);
 }
 
 }  // namespace hmpi::coll

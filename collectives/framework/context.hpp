@@ -28,12 +28,15 @@
 #include "collectives/framework/call.hpp"
 #include "collectives/framework/shared.hpp"
 #include "core/comm.hpp"
+#include "core/op.hpp"
 
 namespace hmpi {
 struct Rank;
 }
 
 namespace hmpi::coll {
+
+struct ModelParams;
 
 class CollCtx {
 public:
@@ -49,7 +52,9 @@ public:
           seq_(seq),
           slot_(static_cast<unsigned>(seq % kSlots)),
           released_bit_(member(comm.rank).released_below.load(std::memory_order_acquire) >= seq ? kReleasedBit : 0),
-          message_bytes_(message_bytes) {}
+          message_bytes_(message_bytes),
+          size_range_(size_range_of(message_bytes)),
+          commutative_(!call.op || call.op->commutative) {}
 
     Rank& self() const noexcept { return self_; }
     Comm& comm() const noexcept { return comm_; }
@@ -58,6 +63,10 @@ public:
     int size() const noexcept { return comm_.size(); }
     std::uint64_t seq() const noexcept { return seq_; }
     std::size_t message_bytes() const noexcept { return message_bytes_; }
+    // What the decision and plans are cached by: the size range of
+    // message_bytes() (registry.hpp) and whether the op (if any) commutes.
+    int size_range() const noexcept { return size_range_; }
+    bool commutative() const noexcept { return commutative_; }
     // The communicator side's collective state (its decision cache, for the registry).
     CollShared& shared() const noexcept { return shared_; }
 
@@ -139,6 +148,15 @@ public:
 
     // Where the members sit: levels, groups, the Li-Hoefler shape.
     const CommTopology& topology() const noexcept { return shared_.topology; }
+    // This call's choice of `plan` (plan.hpp), made at its size range's
+    // representative size and cached on the communicator.
+    std::uint32_t plan(const CollPlan& plan) const {
+        const std::uint32_t cached =
+            shared_.decisions.plans[plan.id()][commutative_ ? 1 : 0][size_range_].load(std::memory_order_relaxed);
+        if ((cached >> kPlanValueBits) == static_cast<std::uint32_t>(call_.kind) + 1) [[likely]]
+            return cached & ((std::uint32_t{1} << kPlanValueBits) - 1);
+        return make_plan(plan);
+    }
     // This rank's place in the tree over topology() (tree_place.hpp), from
     // its cache of recent ones. Ask before the algorithm's first wait (the
     // cache is the rank's own, safe while algorithms start in order).
@@ -176,6 +194,7 @@ public:
 
 private:
     CollMember& member(int r) const noexcept { return shared_.members[static_cast<std::size_t>(r)]; }
+    std::uint32_t make_plan(const CollPlan& plan) const;
     // This rank's slot of one of its per-member areas (inline_area, stamped_area).
     unsigned char* own_slot_area(std::atomic<unsigned char*> CollMember::*areas,
                                  std::unique_ptr<NodeMemory> CollMember::*backing) const;
@@ -195,7 +214,16 @@ private:
     unsigned slot_;
     std::uint64_t released_bit_;  // kReleasedBit or 0, in every stamp this rank publishes
     std::size_t message_bytes_;
+    int size_range_;
+    bool commutative_;
 };
+
+// CollCtx::plan's lookup: `plan`'s choice for a call in size range `range`
+// of collective `kind` on a communicator whose decision cache is `cache`,
+// made with params() (asked only then) at the range's representative size
+// if the cache has none for that collective.
+std::uint32_t plan_choice(DecisionCache& cache, const CollPlan& plan, const ModelParams& (*params)(),
+                          const CommTopology& topo, CollKind kind, bool commutative, int range);
 
 // The call's message size (model/cost.hpp), as algorithms and their
 // applicability tests ask for it.

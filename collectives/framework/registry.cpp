@@ -110,16 +110,6 @@ std::span<const CollAlgorithm> algorithms_of(CollKind k) noexcept {
     return {v.data(), v.size()};
 }
 
-int size_range_of(std::size_t bytes) noexcept {
-    if (bytes == 0) return 0;
-    const int k = 63 - __builtin_clzll(bytes);
-    // Second half of the octave: bytes >= 2^k * sqrt(2), i.e. bytes^2 >=
-    // 2^(2k+1), exactly in 128-bit integers (this runs on every call).
-    const unsigned __int128 b = bytes;
-    const int half = b * b >= (static_cast<unsigned __int128>(1) << (2 * k + 1)) ? 1 : 0;
-    return std::min(kSizeRanges - 1, 1 + 2 * k + half);
-}
-
 std::size_t size_range_low(int range) noexcept {
     if (range <= 0) return 0;
     const int k = (range - 1) / 2;
@@ -284,9 +274,8 @@ void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutativ
 // The cached ranking for this call's collective, size range and op.
 std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
     CollShared& shared = ctx.shared();
-    const std::size_t bytes = message_bytes(ctx);
-    const int range = size_range_of(bytes);
-    const bool commutative = !ctx.call().op || ctx.call().op->commutative;
+    const int range = ctx.size_range();
+    const bool commutative = ctx.commutative();
     std::atomic<std::uint64_t>& entry = shared.decisions.ranking[static_cast<int>(k)][commutative ? 1 : 0][range];
     std::uint64_t packed = entry.load(std::memory_order_acquire);
     if (packed) return packed;

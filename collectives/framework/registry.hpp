@@ -90,7 +90,7 @@ const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const C
 // exact at the powers of two programs and benchmarks use most, and an
 // algorithm that applies up to a power of two (the inline ones, 4 KiB) is
 // considered at that size.
-int size_range_of(std::size_t bytes) noexcept;
+// (size_range_of: shared.hpp, beside the cache.)
 std::size_t size_range_low(int range) noexcept;            // first byte count in the range
 std::size_t size_range_representative(int range) noexcept;
 

@@ -22,6 +22,7 @@
 #include "collectives/framework/kinds.hpp"
 #include "collectives/framework/levels.hpp"
 #include "collectives/framework/placement.hpp"
+#include "collectives/framework/plan.hpp"
 #include "collectives/framework/tree_place.hpp"
 #include "primitives/flag.hpp"
 
@@ -145,8 +146,27 @@ static_assert(inline_capacity(1) == kInlineMaxBytes && inline_capacity(2) == 163
 // indices + 1 in 4-bit fields, lowest first; 0 = not decided yet. Any rank
 // may decide (they all compute the same ranking) and store it.
 inline constexpr int kSizeRanges = 96;
+// The size range of a message of `bytes` (registry.hpp: range 0 holds 0
+// bytes, then two per power of two).
+inline int size_range_of(std::size_t bytes) noexcept {
+    if (bytes == 0) return 0;
+    const int k = 63 - __builtin_clzll(bytes);
+    // Second half of the octave: bytes >= 2^k * sqrt(2), i.e. bytes^2 >=
+    // 2^(2k+1), exactly in 128-bit integers (this runs on every call).
+    const unsigned __int128 b = bytes;
+    const int half = b * b >= (static_cast<unsigned __int128>(1) << (2 * k + 1)) ? 1 : 0;
+    const int range = 1 + 2 * k + half;
+    return range < kSizeRanges - 1 ? range : kSizeRanges - 1;
+}
 struct DecisionCache {
     std::atomic<std::uint64_t> ranking[kCollKinds][2][kSizeRanges] = {};
+    // Per plan (plan.hpp), op commutativity and size range: the plan's
+    // choice, tagged with the collective it was made for in the bits above
+    // kPlanValueBits (kind + 1, so 0 = not made yet). An algorithm that runs
+    // another's code as a sub-task (a tree Reduce inside reduce_bcast
+    // Allreduce) asks with its own collective; a tag that differs makes the
+    // choice again (every rank makes the same, so a race costs only time).
+    std::atomic<std::uint32_t> plans[kMaxPlans][2][kSizeRanges] = {};
 };
 
 struct CollShared {

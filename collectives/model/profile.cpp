@@ -687,7 +687,8 @@ std::optional<ModelParams> read_profile(const std::string& path, std::string* er
 namespace {
 
 std::mutex params_lock;
-// Read on every collective call (query_of): an acquire load once loaded.
+// Read on the first call of a size range (its decision and plans) and by
+// copies choosing their stores: an acquire load once loaded.
 std::atomic<const ModelParams*> current{nullptr};
 
 // The runtime's parameters, or the default with a notice that says why.

@@ -39,20 +39,31 @@
 
 namespace hmpi::coll {
 
+namespace {
+// Eq. 1's survivors over every rank's input (p m), and the first fold's
+// copy_hides_wait; the result is not broadcast.
+const CollPlan tree_plan([](const CostQuery& q) {
+    TreeChoices c;
+    c.survivors = eq1_survivors(q, q.q(), static_cast<std::size_t>(q.p()) * q.bytes);
+    c.copy_first = copy_hides_wait(q);
+    return c.pack();
+});
+}  // namespace
+
 CollTask reduce_tree(CollCtx& ctx) {
     const CollCall& me = ctx.call();
     const int rank = ctx.rank(), root = me.root;
     const std::int64_t n = me.sendcount;
     const Datatype& type = *me.sendtype;
     const bool commutative = me.op->commutative;
-    const CostQuery q = query_of(ctx);
     const bool small = fits_payload(n, type);
+    const TreeChoices choices = TreeChoices::unpack(ctx.plan(tree_plan));
 
     TreeOptions o;
     o.radix = kReductionKnobs.tree_radix;
     o.rank_order = !commutative;
     o.lead = commutative ? root : -1;
-    o.survivors = eq1_survivors(q, q.q(), static_cast<std::size_t>(q.p()) * q.bytes);
+    o.survivors = choices.survivors;
     const TreePlace tp = ctx.tree_place(o);
     const bool top = tp.parent < 0;
 
@@ -72,7 +83,7 @@ CollTask reduce_tree(CollCtx& ctx) {
     FrameBytes<64> result_bytes;  // not alignas on an array: see FrameBytes
     unsigned char* const result = result_bytes.bytes;
     int rc = MPI_SUCCESS;
-    CO_RUN(rc, tree_reduce_phase(ctx, tp, dst, dst_type, small, result));
+    CO_RUN(rc, tree_reduce_phase(ctx, tp, dst, dst_type, small, choices.copy_first, result));
     if (!small && !tp.children.empty()) ctx.publish(2, 1);
 
     if (top && rank == root) {
