@@ -15,6 +15,8 @@
 //       profile has no fold_rewrite_line)
 //     + (r - b) m (the first fold takes the top's input along;
 //       tree_first_fold_excess, tree_shape.hpp)
+//     + step_overhead (the broadcast's step is one of HMPI's, as the
+//       reduction's levels are: busy_excess(2))
 // (the a of Eq. 1, the intra part and Eq. 2 are busy_a(p) = a +
 // step_overhead + busy_step (p - 2), params.hpp: HMPI's step, every rank
 // in the tree's steps at once)
@@ -196,9 +198,18 @@ double allreduce_tree_cost(const CostQuery& q) {
     const bool payload = payload_sized(q);
     const double rewrite = payload ? 0.0 : result_source_rewrite_cost(q);
     const double bcast_args = payload ? 0.0 : peer_args_cost(q, two_stage ? 2 : 1);
+    // The broadcast is a step of HMPI's after the reduction's last, a task
+    // of its own (result_bcast) that each reader enters once the top has
+    // published: its handoff pays step_overhead as the reduction's levels
+    // do (busy_a), at its reader's pair (busy_excess(2): 16-rank runs
+    // scored worse with all p). 2 ranks on the EPYC guest, fast state
+    // (stop 61): 8-32 B 0.77-0.79 of the measured time without it, 0.98-1.01
+    // with; 64 B-4 KiB 0.89-0.97, 0.99-1.05 (docs/model.md, "The tree
+    // Allreduce's broadcast step").
+    const double bcast_step = q.p() > 1 ? busy_excess(q, 2) : 0.0;
     return nary_intra_tree_reduce(q, q.q(), m, ws, n) + nary_inter_tree_reduce(q, q.s(), m, ws, n) +
            tree_first_fold_excess(q, q.q(), q.s(), m, ws) + rewrite + tree_reduce_peer_args(q, n) + bcast +
-           bcast_args + (q.p() > 1 && !payload ? q.params.alpha.a / q.p() : 0.0);
+           bcast_step + bcast_args + (q.p() > 1 && !payload ? q.params.alpha.a / q.p() : 0.0);
 }
 
 }  // namespace hmpi::coll
