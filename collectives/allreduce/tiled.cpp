@@ -100,7 +100,7 @@ const CollPlan bcast_plan([](const CostQuery& q) -> std::uint32_t {
     bool two_stage = false;
     li_bcast(q, q.q(), q.s(), q.m(), 2 * static_cast<std::size_t>(q.p()) * q.bytes, &two_stage);
     return two_stage;
-});
+}, [](std::uint32_t v) { return std::string(v ? "tiled: two-stage broadcast" : "tiled: one-stage broadcast"); });
 }  // namespace
 
 CollTask allreduce_tiled(CollCtx& ctx) {

@@ -152,7 +152,7 @@ const CollPlan tree_plan([](const CostQuery& q) {
     li_bcast(q, q.q(), q.s(), q.m(), ws, &c.two_stage);
     c.copy_first = copy_hides_wait(q);
     return c.pack();
-});
+}, [](std::uint32_t v) { return TreeChoices::describe(v, true); });
 
 }  // namespace
 

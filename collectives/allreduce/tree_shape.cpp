@@ -81,6 +81,15 @@ TreeChoices TreeChoices::unpack(std::uint32_t v) noexcept {
     return TreeChoices{static_cast<int>(v >> 2), (v & 2) != 0, (v & 1) != 0};
 }
 
+std::string TreeChoices::describe(std::uint32_t v, bool broadcast) {
+    const TreeChoices c = unpack(v);
+    std::string s = "tree: Eq. 1 keeps " + std::to_string(c.survivors) + " of a domain's ranks";
+    if (broadcast) s += c.two_stage ? ", two-stage broadcast" : ", one-stage broadcast";
+    s += c.copy_first ? ", input copied while the first child is awaited"
+                      : ", first child folded with the input into a third buffer";
+    return s;
+}
+
 bool fits_payload(std::int64_t count, const Datatype& t) noexcept {
     return t.contiguous && count >= 0 && static_cast<std::size_t>(count) * t.size <= kReductionKnobs.small_bytes;
 }

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "collectives/framework/context.hpp"
 #include "collectives/framework/levels.hpp"
@@ -63,6 +64,9 @@ struct TreeChoices {
 
     std::uint32_t pack() const noexcept;
     static TreeChoices unpack(std::uint32_t v) noexcept;
+    // In words, for HMPI_EXPLAIN: "tree: Eq. 1 keeps 2 of each domain's
+    // ranks, ..." (the broadcast only where there is one).
+    static std::string describe(std::uint32_t v, bool broadcast);
 };
 
 // Whether a reduction's vector travels in flag payloads: a contiguous type

@@ -29,7 +29,7 @@ const CollPlan release_plan([](const CostQuery& q) -> std::uint32_t {
     bool two_stage = false;
     li_bcast(q, q.q(), q.s(), 0, 0, &two_stage);
     return two_stage;
-});
+}, [](std::uint32_t v) { return std::string(v ? "tree: two-stage release" : "tree: one-stage release"); });
 }  // namespace
 
 CollTask barrier_tree(CollCtx& ctx) {

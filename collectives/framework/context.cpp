@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "base/config.hpp"
 #include "base/log.hpp"
 #include "collectives/framework/registry.hpp"
 #include "collectives/model/cost.hpp"
@@ -58,28 +59,40 @@ namespace {
 std::atomic<int> next_plan_id{0};
 }  // namespace
 
-CollPlan::CollPlan(Make make) noexcept : make_(make), id_(next_plan_id.fetch_add(1, std::memory_order_relaxed)) {
+CollPlan::CollPlan(Make make, Describe describe) noexcept
+    : make_(make), describe_(describe), id_(next_plan_id.fetch_add(1, std::memory_order_relaxed)) {
     if (id_ >= kMaxPlans) die("internal error: more than %d collective plans (plan.hpp, kMaxPlans)", kMaxPlans);
 }
 
 std::uint32_t plan_choice(DecisionCache& cache, const CollPlan& plan, const ModelParams& (*params)(),
-                          const CommTopology& topo, CollKind kind, bool commutative, int range) {
+                          const CommTopology& topo, CollKind kind, bool commutative, int range, bool* stored) {
     const std::uint32_t tag = (static_cast<std::uint32_t>(kind) + 1) << kPlanValueBits;
     constexpr std::uint32_t value_mask = (std::uint32_t{1} << kPlanValueBits) - 1;
     std::atomic<std::uint32_t>& entry = cache.plans[plan.id()][commutative ? 1 : 0][range];
-    const std::uint32_t cached = entry.load(std::memory_order_relaxed);
+    std::uint32_t cached = entry.load(std::memory_order_relaxed);
+    if (stored) *stored = false;
     if ((cached & ~value_mask) == tag) [[likely]]
         return cached & value_mask;
     const std::uint32_t made =
         plan.make()(CostQuery{params(), topo, kind, size_range_representative(range), commutative});
     if (made > value_mask)
         die("internal error: a collective plan's choice %u needs more than %u bits", made, kPlanValueBits);
-    entry.store(tag | made, std::memory_order_relaxed);
+    // Whichever rank stores first (or again, after another collective's
+    // tag) says so once; the others made the same choice.
+    const bool won = entry.compare_exchange_strong(cached, tag | made, std::memory_order_relaxed);
+    if (stored) *stored = won;
     return made;
 }
 
 std::uint32_t CollCtx::make_plan(const CollPlan& plan) const {
-    return plan_choice(shared_.decisions, plan, &model_params, topology(), call_.kind, commutative_, size_range_);
+    bool stored = false;
+    const std::uint32_t made =
+        plan_choice(shared_.decisions, plan, &model_params, topology(), call_.kind, commutative_, size_range_, &stored);
+    if (stored && config().explain && size() > 1)
+        report_event("explain: context %u %s %s%s: %s", comm_.shared->context_id, coll_name(call_.kind),
+                     describe_size_range(size_range_).c_str(), commutative_ ? "" : " non-commutative",
+                     plan.describe()(made).c_str());
+    return made;
 }
 
 }  // namespace hmpi::coll

@@ -221,9 +221,11 @@ private:
 // CollCtx::plan's lookup: `plan`'s choice for a call in size range `range`
 // of collective `kind` on a communicator whose decision cache is `cache`,
 // made with params() (asked only then) at the range's representative size
-// if the cache has none for that collective.
+// if the cache has none for that collective. *stored (if given): whether
+// this call made the choice and stored it (one caller of those that race).
 std::uint32_t plan_choice(DecisionCache& cache, const CollPlan& plan, const ModelParams& (*params)(),
-                          const CommTopology& topo, CollKind kind, bool commutative, int range);
+                          const CommTopology& topo, CollKind kind, bool commutative, int range,
+                          bool* stored = nullptr);
 
 // The call's message size (model/cost.hpp), as algorithms and their
 // applicability tests ask for it.

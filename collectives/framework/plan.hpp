@@ -5,11 +5,15 @@
 // (registry.hpp): at the range's representative size, so every rank makes
 // the same one whichever call of the range comes first.
 //
+// HMPI_EXPLAIN=1 prints each choice when it is made, after the decision's
+// line for the range.
+//
 // Evaluated on every call, the cost formulas were most of a small call's
 // algorithm: li_bcast alone ran 265 instructions of a tree Allreduce of
 // 8 bytes at 2 ranks (callgrind, stop 61).
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace hmpi::coll {
 
@@ -22,15 +26,19 @@ class CollPlan {
 public:
     // The choice for a query, below 2^24.
     using Make = std::uint32_t (*)(const CostQuery&);
+    // A choice in words, for HMPI_EXPLAIN ("tree: one-stage broadcast, ...").
+    using Describe = std::string (*)(std::uint32_t);
     // Define plans at namespace scope: the constructor takes the next of
     // kMaxPlans ids (and dies past them).
-    explicit CollPlan(Make make) noexcept;
+    CollPlan(Make make, Describe describe) noexcept;
 
     Make make() const noexcept { return make_; }
+    Describe describe() const noexcept { return describe_; }
     int id() const noexcept { return id_; }
 
 private:
     Make make_;
+    Describe describe_;
     int id_;
 };
 

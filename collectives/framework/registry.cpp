@@ -265,11 +265,18 @@ void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutativ
         if (!line.empty()) line += ", ";
         line += std::string(p.algorithm->name) + " " + format_ns(p.ns);
     }
-    const std::string hi = range + 1 < kSizeRanges ? format_bytes(size_range_low(range + 1)) : "...";
-    report_event("explain: context %u %s [%s, %s)%s: %s", ctx.comm().shared->context_id, coll_name(k),
-                 format_bytes(size_range_low(range)).c_str(), hi.c_str(), commutative ? "" : " non-commutative",
-                 line.c_str());
+    report_event("explain: context %u %s %s%s: %s", ctx.comm().shared->context_id, coll_name(k),
+                 describe_size_range(range).c_str(), commutative ? "" : " non-commutative", line.c_str());
 }
+
+}  // namespace
+
+std::string describe_size_range(int range) {
+    const std::string hi = range + 1 < kSizeRanges ? format_bytes(size_range_low(range + 1)) : "...";
+    return "[" + format_bytes(size_range_low(range)) + ", " + hi + ")";
+}
+
+namespace {
 
 // The cached ranking for this call's collective, size range and op.
 std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {

@@ -15,6 +15,7 @@
 #pragma once
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "collectives/framework/context.hpp"
@@ -93,6 +94,8 @@ const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const C
 // (size_range_of: shared.hpp, beside the cache.)
 std::size_t size_range_low(int range) noexcept;            // first byte count in the range
 std::size_t size_range_representative(int range) noexcept;
+// "[8 B, 11 B)", as HMPI_EXPLAIN names a range.
+std::string describe_size_range(int range);
 
 // Helpers for tables.
 bool always_applicable(const CollCtx&, const char**);

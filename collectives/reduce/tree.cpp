@@ -47,7 +47,7 @@ const CollPlan tree_plan([](const CostQuery& q) {
     c.survivors = eq1_survivors(q, q.q(), static_cast<std::size_t>(q.p()) * q.bytes);
     c.copy_first = copy_hides_wait(q);
     return c.pack();
-});
+}, [](std::uint32_t v) { return TreeChoices::describe(v, false); });
 }  // namespace
 
 CollTask reduce_tree(CollCtx& ctx) {

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "collectives/allreduce/tree_shape.hpp"
@@ -30,8 +31,9 @@ std::uint32_t record(const CostQuery& q) {
     return static_cast<std::uint32_t>(q.bytes % 1000 + (q.commutative ? 5000 : 0) + 10000 * static_cast<int>(q.kind));
 }
 
-const CollPlan recording_plan(record);
-const CollPlan other_plan([](const CostQuery&) -> std::uint32_t { return 7; });
+std::string in_words(std::uint32_t v) { return std::to_string(v); }
+const CollPlan recording_plan(record, in_words);
+const CollPlan other_plan([](const CostQuery&) -> std::uint32_t { return 7; }, in_words);
 
 const ModelParams& made_up_params() {
     static const ModelParams p;
@@ -79,6 +81,12 @@ TEST_CASE("a plan is made once per size range, at its representative size") {
     CHECK(asked.back().kind == CollKind::reduce);
     CHECK(choose(CollKind::allreduce, true, 1000) == first);
     CHECK(asked.back().kind == CollKind::allreduce);
+    // Of callers that race, the one that stores the choice says so.
+    bool stored = true;
+    plan_choice(*cache, recording_plan, &made_up_params, topo, CollKind::allreduce, true, size_range_of(1000), &stored);
+    CHECK_FALSE(stored);
+    plan_choice(*cache, recording_plan, &made_up_params, topo, CollKind::allreduce, true, size_range_of(5000), &stored);
+    CHECK(stored);
     // Another plan has entries of its own.
     CHECK(plan_choice(*cache, other_plan, &made_up_params, topo, CollKind::allreduce, true, size_range_of(1000)) == 7);
     CHECK(choose(CollKind::allreduce, true, 1000) == first);
@@ -101,5 +109,9 @@ TEST_CASE("the tree's choices survive their packing") {
                 CHECK(back.survivors == survivors);
                 CHECK(back.two_stage == two_stage);
                 CHECK(back.copy_first == copy_first);
+                const std::string words = TreeChoices::describe(v, true);
+                CHECK(words.find("keeps " + std::to_string(survivors) + " ") != std::string::npos);
+                CHECK(words.find(two_stage ? "two-stage" : "one-stage") != std::string::npos);
+                CHECK(TreeChoices::describe(v, false).find("broadcast") == std::string::npos);
             }
 }
