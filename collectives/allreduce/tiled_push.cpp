@@ -179,7 +179,13 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // neighbour holds do: push_line a line (2 ranks, the runs of stops
     // 35-38: 0.3-1.2 ns per slice line more than the fold from 512 KiB to
     // 4 MiB, push_line 0.68-0.80; docs/model.md, "Tiled's tile copy and
-    // tiled_push's pushes past the L2").
+    // tiled_push's pushes past the L2"), push_line_beyond where the profile
+    // has it: those stores are past the L2, as push Alltoall's are when it
+    // charges that (all_push_step_cost). 2 ranks on the EPYC guest, fast
+    // state (stop 61): 512 KiB-4 MiB 0.76-0.88 of the measured time with
+    // push_line, 0.79-0.92 with push_line_beyond; every recorded run
+    // (replay.sh) 4760 of 8998 tree and tiled sizes within 15%, 4717
+    // before, no choice moved.
     // An application that reads its results between calls makes each such
     // store take its line back at every size, as it does to every
     // algorithm's receive buffers; the model charges that to none. Beyond
@@ -190,7 +196,8 @@ double allreduce_tiled_push_cost(const CostQuery& q) {
     // this does not price yet (docs/model.md, "Non-temporal stores inside
     // the cache").
     const bool held = q.topo.l2_bytes == 0 || 2 * q.bytes < q.topo.l2_bytes;
-    double push_line = held ? q.params.push_held_line : q.params.push_line;
+    double push_line = held ? q.params.push_held_line
+                            : (q.params.push_line_beyond > 0 ? q.params.push_line_beyond : q.params.push_line);
     if (q.spills(ws))
         push_line = q.params.nt_copy_bandwidth > 0 ? static_cast<double>(kCacheLine) / q.params.nt_copy_bandwidth
                                                    : copy_line_cost(q, q.params.alpha, ws);

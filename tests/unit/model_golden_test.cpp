@@ -797,6 +797,20 @@ TEST_CASE("tiled_push: its pushes cost nothing while a rank's 2 m fit its L2, pu
     CHECK(predicted(CollKind::allreduce, on, sixteen, 1 << 20, "tiled_push") -
               predicted(CollKind::allreduce, off, sixteen, 1 << 20, "tiled_push") ==
           doctest::Approx(0.5 * 15 * 1024));
+    // Where the profile has push_line_beyond, pushes past the L2 pay it
+    // instead (as push Alltoall's do, since stop 61); in the L2 and past
+    // the cache nothing changes.
+    ModelParams beyond = on;
+    beyond.push_line_beyond = 0.75;
+    CHECK(predicted(CollKind::allreduce, beyond, two, 256 << 10, "tiled_push") -
+              predicted(CollKind::allreduce, off, two, 256 << 10, "tiled_push") ==
+          doctest::Approx(0.75 * 2048));
+    CHECK(predicted(CollKind::allreduce, beyond, sixteen, 1 << 20, "tiled_push") -
+              predicted(CollKind::allreduce, off, sixteen, 1 << 20, "tiled_push") ==
+          doctest::Approx(0.75 * 15 * 1024));
+    for (std::size_t bytes : {std::size_t{128} << 10, std::size_t{32} << 20})
+        CHECK(predicted(CollKind::allreduce, beyond, two, bytes, "tiled_push") ==
+              doctest::Approx(predicted(CollKind::allreduce, on, two, bytes, "tiled_push")));
 }
 
 TEST_CASE("push_held_line: tiled_push's pushes in the L2 pay it where measured, nothing else does") {
