@@ -34,8 +34,11 @@ R=$repo/docs/results
 # s57np2b: run with run3's profile less nt_copy_ratio, replayed with it;
 # s59np2, s59np2b: a profile of two machine states, whose predictions, scored here,
 # are the first state's (fast) while most of its runs were slow; s60np2c: the
-# same profile, a library with shorter tiny calls)
+# same profile, a library with shorter tiny calls; s61np2b, s61np2: the same
+# profile again, stop 61's library)
 runs=(
+  "s61np2b|$R/collectives-np2/stop61/run2/s61np2b.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop61/run2/s61np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s61np2|$R/collectives-np2/stop61/run/s61np2.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop61/run/s61np2.notes|2|1x2,l2=1M,l3=32M"
   "s60np2c|$R/collectives-np2/stop60/run3/s60np2c.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop60/run3/s60np2c.notes|2|1x2,l2=1M,l3=32M"
   "s58np2b|$R/collectives-np2/stop58/run2/s58np2b.csv.gz|$R/collectives-np2/stop58/run2/profile.txt|$R/collectives-np2/stop58/run2/s58np2b.notes|2|1x2,l2=1M,l3=32M"
   "s59np2|$R/collectives-np2/stop59/run/s59np2.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop59/run/s59np2.notes|2|1x2,l2=1M,l3=32M"
