@@ -91,9 +91,6 @@ std::vector<std::vector<int>> tile_domains(const CommTopology& topo, int p, bool
     return out;
 }
 
-}  // namespace
-
-namespace {
 // Eq. 4's one or two stages for the result's broadcast (working set 2 p m:
 // every input and every receive buffer).
 const CollPlan bcast_plan([](const CostQuery& q) -> std::uint32_t {

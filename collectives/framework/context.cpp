@@ -88,10 +88,7 @@ std::uint32_t CollCtx::make_plan(const CollPlan& plan) const {
     bool stored = false;
     const std::uint32_t made =
         plan_choice(shared_.decisions, plan, &model_params, topology(), call_.kind, commutative_, size_range_, &stored);
-    if (stored && config().explain && size() > 1)
-        report_event("explain: context %u %s %s%s: %s", comm_.shared->context_id, coll_name(call_.kind),
-                     describe_size_range(size_range_).c_str(), commutative_ ? "" : " non-commutative",
-                     plan.describe()(made).c_str());
+    if (stored && config().explain && size() > 1) explain_range(*this, plan.describe()(made));
     return made;
 }
 

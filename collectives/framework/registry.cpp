@@ -256,24 +256,25 @@ void explain_communicator(const CollCtx& ctx) {
                      p.other_states.size() + 1);
 }
 
-void explain_decision(const CollCtx& ctx, CollKind k, int range, bool commutative,
-                      const std::vector<Prediction>& ranked) {
-    if (!ctx.shared().explained.exchange(true)) explain_communicator(ctx);
+void explain_decision(const CollCtx& ctx, const std::vector<Prediction>& ranked) {
     std::string line;
     for (const Prediction& p : ranked) {
-        if (ctx.comm().is_inter() != is_intercomm_algorithm(k, *p.algorithm)) continue;
+        if (ctx.comm().is_inter() != is_intercomm_algorithm(ctx.call().kind, *p.algorithm)) continue;
         if (!line.empty()) line += ", ";
         line += std::string(p.algorithm->name) + " " + format_ns(p.ns);
     }
-    report_event("explain: context %u %s %s%s: %s", ctx.comm().shared->context_id, coll_name(k),
-                 describe_size_range(range).c_str(), commutative ? "" : " non-commutative", line.c_str());
+    explain_range(ctx, line);
 }
 
 }  // namespace
 
-std::string describe_size_range(int range) {
+void explain_range(const CollCtx& ctx, const std::string& what) {
+    if (!ctx.shared().explained.exchange(true)) explain_communicator(ctx);
+    const int range = ctx.size_range();
     const std::string hi = range + 1 < kSizeRanges ? format_bytes(size_range_low(range + 1)) : "...";
-    return "[" + format_bytes(size_range_low(range)) + ", " + hi + ")";
+    report_event("explain: context %u %s [%s, %s)%s: %s", ctx.comm().shared->context_id, coll_name(ctx.call().kind),
+                 format_bytes(size_range_low(range)).c_str(), hi.c_str(), ctx.commutative() ? "" : " non-commutative",
+                 what.c_str());
 }
 
 namespace {
@@ -298,7 +299,7 @@ std::uint64_t ranking_for(CollKind k, const CollCtx& ctx) {
     std::uint64_t expected = 0;
     if (entry.compare_exchange_strong(expected, packed, std::memory_order_acq_rel) && config().explain &&
         ctx.size() > 1)
-        explain_decision(ctx, k, range, commutative, ranked);
+        explain_decision(ctx, ranked);
     return packed;
 }
 

@@ -94,8 +94,10 @@ const CollAlgorithm* model_choice(CollKind k, const ModelParams& params, const C
 // (size_range_of: shared.hpp, beside the cache.)
 std::size_t size_range_low(int range) noexcept;            // first byte count in the range
 std::size_t size_range_representative(int range) noexcept;
-// "[8 B, 11 B)", as HMPI_EXPLAIN names a range.
-std::string describe_size_range(int range);
+// HMPI_EXPLAIN's line about this call's collective and size range
+// ("explain: context 0 allreduce [8 B, 12 B): <what>"), after the
+// communicator's lines the first time anything is said about it.
+void explain_range(const CollCtx& ctx, const std::string& what);
 
 // Helpers for tables.
 bool always_applicable(const CollCtx&, const char**);

@@ -162,10 +162,11 @@ struct DecisionCache {
     std::atomic<std::uint64_t> ranking[kCollKinds][2][kSizeRanges] = {};
     // Per plan (plan.hpp), op commutativity and size range: the plan's
     // choice, tagged with the collective it was made for in the bits above
-    // kPlanValueBits (kind + 1, so 0 = not made yet). An algorithm that runs
-    // another's code as a sub-task (a tree Reduce inside reduce_bcast
-    // Allreduce) asks with its own collective; a tag that differs makes the
-    // choice again (every rank makes the same, so a race costs only time).
+    // kPlanValueBits (kind + 1, so 0 = not made yet). Each plan serves one
+    // algorithm today; the tag keeps one whose code another collective's
+    // table reuses from reading that collective's choice (a tag that
+    // differs makes the choice again; every rank makes the same, so a race
+    // costs only time).
     std::atomic<std::uint32_t> plans[kMaxPlans][2][kSizeRanges] = {};
 };
 
