@@ -20,7 +20,9 @@
 // travel in flag payloads need no "folded" (nor the root's "copied" below):
 // a payload's slot is not reused before every member has released the
 // call (driver.cpp, may_enter), so a child leaves once it has published,
-// and the mean over ranks is reduce_tree_payload_cost's.
+// and the mean over ranks is reduce_tree_payload_cost's: each level's step
+// also holds the child's own code before its publish (step_overhead), and
+// every rank but the root spends that code, + step_overhead (p-1)/p.
 //
 // Flags: flag 1 step 1 = "my partial is ready" (to the parent; the top's:
 // "the result is ready" to the root when they differ); flag 2 step 1 = "I
@@ -117,18 +119,30 @@ namespace {
 // while the other q - d leave at once. 2 ranks on the
 // 2-core EPYC guest, 8-56 B, slow state (stop 46): 0.17-0.21 us against
 // 0.58-0.62 with "folded".
+// A child is not free either: it runs a step of HMPI's own code (its
+// task, its place in the tree, its payload's publish: step_overhead,
+// what a step costs beyond the link's a) before it publishes, so every
+// parent's wait holds its child's code besides its own (busy_a), and
+// every rank but the root spends that code itself: + step_overhead in
+// each step, + step_overhead (p - 1) / p in the mean. Without them the
+// payload path was 0.54-0.57 of its measured time at 8-32 B (2 ranks,
+// EPYC guest, fast state, s61np2 and s61np2b; 0.53-0.76 on the Intel
+// guest's runs of stops 50-57); docs/model.md, "A tree child's own code".
 double reduce_tree_payload_cost(const CostQuery& q, std::size_t ws, int n) {
     n = std::max(2, n);
     const double m = q.m();
     const LinkCost &al = q.params.alpha, &be = q.params.beta;
-    const double within = busy_a(q, al, q.p()) + line_cost(q, al, ws) * m;
-    const double across = busy_a(q, be, q.p()) + line_cost(q, be, ws) * m;
+    const double child_code = q.params.step_overhead;
+    const double within = busy_a(q, al, q.p()) + child_code + line_cost(q, al, ws) * m;
+    const double across = busy_a(q, be, q.p()) + child_code + line_cost(q, be, ws) * m;
     const int d = eq1_survivors(q, q.q(), ws);
     double share = static_cast<double>(d) / q.q();
-    double mean = d < q.q() ? share * (busy_a(q, al, q.p()) + (q.q() - d) * congested_line_cost(q, al, ws) * m) : 0.0;
+    double mean = d < q.q() ? share * (busy_a(q, al, q.p()) + child_code +
+                                       (q.q() - d) * congested_line_cost(q, al, ws) * m)
+                            : 0.0;
     for (int j = ceil_log(d, n); j > 0; --j) mean += (n - 1) * within * (share /= n);
     for (int j = ceil_log(q.s(), n); j > 0; --j) mean += (n - 1) * across * (share /= n);
-    return mean;
+    return mean + child_code * (q.p() - 1) / q.p();
 }
 
 }  // namespace

@@ -965,6 +965,17 @@ TEST_CASE("Reduce tree: partials in flag payloads wait for no \"folded\"") {
     // three binary levels, whose parents are 3, 1.5 and 0.75 of the 16.
     const CommTopology sixteen = machine(1, 16);
     CHECK(added(sixteen, 8) == doctest::Approx(100.0 * (6.0 / 16 + 3.0 / 16 + 3.0 / 32 + 3.0 / 64)));
+    // A child runs a step of HMPI's own code before it publishes: each
+    // step's parent waits for it on top of its own (busy_a's
+    // step_overhead), and every rank but the root spends it, (p-1)/p in
+    // the mean. Two ranks: half a step of 2 x 100, plus 100 / 2.
+    ModelParams with_step = made_up_params();
+    with_step.step_overhead = 100;
+    auto stepped = [&](const CommTopology& t) {
+        return predicted(CollKind::reduce, with_step, t, 8, "tree") - predicted(CollKind::reduce, off, t, 8, "tree");
+    };
+    CHECK(stepped(two) == doctest::Approx(150.0));
+    CHECK(stepped(sixteen) == doctest::Approx(200.0 * (6.0 / 16 + 3.0 / 16 + 3.0 / 32 + 3.0 / 64) + 100.0 * 15 / 16));
     // The payload path never costs more than the buffer path's root.
     for (const CommTopology& t : {two, sixteen, machine(2, 8)}) {
         CAPTURE(t.p);
