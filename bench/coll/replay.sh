@@ -35,8 +35,18 @@ R=$repo/docs/results
 # s59np2, s59np2b: a profile of two machine states, whose predictions, scored here,
 # are the first state's (fast) while most of its runs were slow; s60np2c: the
 # same profile, a library with shorter tiny calls; s61np2b, s61np2: the same
-# profile again, stop 61's library)
+# profile again, stop 61's library; s62np2: the same profile, stop 62's
+# library; s62np2r ... s59np2br: those runs with the same calibrations'
+# profile as hmpi-calibrate 20 makes it, stop62/profiles/both.txt:
+# rewrite_line_beyond the slope past the knee, by profile20.py)
 runs=(
+  "s62np2r|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l2=1M,l3=32M"
+  "s61np2br|$R/collectives-np2/stop61/run2/s61np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run2/s61np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s61np2r|$R/collectives-np2/stop61/run/s61np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run/s61np2.notes|2|1x2,l2=1M,l3=32M"
+  "s60np2cr|$R/collectives-np2/stop60/run3/s60np2c.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop60/run3/s60np2c.notes|2|1x2,l2=1M,l3=32M"
+  "s59np2r|$R/collectives-np2/stop59/run/s59np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop59/run/s59np2.notes|2|1x2,l2=1M,l3=32M"
+  "s59np2br|$R/collectives-np2/stop59/run2/s59np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop59/run2/s59np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s62np2|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l2=1M,l3=32M"
   "s61np2b|$R/collectives-np2/stop61/run2/s61np2b.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop61/run2/s61np2b.notes|2|1x2,l2=1M,l3=32M"
   "s61np2|$R/collectives-np2/stop61/run/s61np2.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop61/run/s61np2.notes|2|1x2,l2=1M,l3=32M"
   "s60np2c|$R/collectives-np2/stop60/run3/s60np2c.csv.gz|$R/collectives-np2/stop59/profiles/both.txt|$R/collectives-np2/stop60/run3/s60np2c.notes|2|1x2,l2=1M,l3=32M"

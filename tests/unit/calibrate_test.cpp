@@ -17,6 +17,8 @@ using hmpi::calibrate::interrupted_sizes;
 using hmpi::calibrate::other_work;
 using hmpi::calibrate::nt_copy_from_bytes;
 using hmpi::calibrate::L2Split;
+using hmpi::calibrate::fit_rewrite;
+using hmpi::calibrate::RewriteFit;
 using hmpi::calibrate::robust_fit;
 using hmpi::calibrate::sizes_in_l2;
 using hmpi::calibrate::SliceSplit;
@@ -169,6 +171,33 @@ TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and 
     std::vector<double> flat = y;
     flat[11] = flat[12] = flat[13] = 9000;
     CHECK_FALSE(split_slices_at_l2(x, flat, 3, 2u << 20, 0.75).found);
+}
+
+TEST_CASE("the copy-in's rewrite: its knee's whole copy-in per line, then the slope past it") {
+    const std::vector<double> x = {8, 16, 32, 64, 128, 256};
+    // Stop 59's fast-state calibration on the 2-core EPYC guest
+    // (docs/results/collectives-np2/stop59/profiles/fast.calibrate.log.gz):
+    // a first store's round trip, then about 0.65 ns a line.
+    const RewriteFit epyc = fit_rewrite(x, {60, 60, 71, 101, 140, 211});
+    REQUIRE(epyc.knee == 32);
+    CHECK(epyc.line == doctest::Approx(71.0 / 32));
+    // Past the knee a line costs the slope there, less than the knee's
+    // whole copy-in per line (hmpi-calibrate 19 charged 2.22 for each):
+    // 128 and 256 lines come to 133 and 215 ns, measured 140 and 211.
+    CHECK(epyc.beyond == doctest::Approx(0.645).epsilon(0.01));
+    CHECK(epyc.line * 32 + epyc.beyond * (256 - 32) == doctest::Approx(211).epsilon(0.05));
+    // Stop 29's guest (docs/model.md, "The copy-in's knee"): 80, 80 and 101
+    // ns up to 32 lines, then about 7 ns a line: the dearer slope past it.
+    const RewriteFit stalls = fit_rewrite(x, {80, 80, 101, 330, 780, 1700});
+    REQUIRE(stalls.knee == 32);
+    CHECK(stalls.line == doctest::Approx(101.0 / 32));
+    CHECK(stalls.beyond > 6.5);
+    CHECK(stalls.beyond < 7.5);
+    // One straight line: no knee, its slope.
+    const RewriteFit straight = fit_rewrite(x, {20, 40, 80, 160, 320, 640});
+    CHECK(straight.knee == 0);
+    CHECK(straight.line == doctest::Approx(2.5));
+    CHECK(straight.beyond == 0);
 }
 
 TEST_CASE("non-temporal copies from the smallest working set where they win at every larger one") {

@@ -46,7 +46,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 19";
+constexpr const char* kToolVersion = "hmpi-calibrate 20";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -605,55 +605,34 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
         over_passes(plan.passes, [&] { return rewrite_times(writer, readers, rw, rounds_for(plan, rw)); });
     for (std::size_t i = 0; i < rw.size(); ++i)
         progress("rewrite_line: m=%zu lines: %.1f ns (%.2f ns/line)", rw[i], rt[i], rt[i] / static_cast<double>(rw[i]));
-    // One slope up to a knee and one past it (params.hpp): for each knee
-    // with at least three sizes up to it and two past it, a fit on either
-    // side; the knee whose two fits leave the smaller error is kept if the
-    // slope past it is at least 1.25x the one before (else there is no
-    // knee, and one fit over all sizes gives rewrite_line). With a knee,
-    // rewrite_line is the knee's whole copy-in per line, not the slope
-    // below it: the model charges no intercept, and replaying stop 28's
-    // 2-rank run, 101 ns / 32 lines = 3.16 put inline's median prediction
-    // error at 7-38% per collective against 16-46% with the slope (0.90).
-    auto fit_of = [&](std::size_t from, std::size_t to, double* err) {
-        std::vector<double> x, y, dropped;
-        for (std::size_t i = from; i < to; ++i) {
-            x.push_back(static_cast<double>(rw[i]));
-            y.push_back(rt[i]);
-        }
-        double a = 0, b = 0;
-        *err = x.size() > 2 ? robust_fit(x, y, &a, &b, &dropped) : fit_line(x, y, &a, &b);
-        return b;
-    };
-    double whole_err = 0;
-    const double whole = fit_of(0, rw.size(), &whole_err);
-    std::size_t knee = 0;
-    double beyond = 0, best_err = whole_err;
-    for (std::size_t k = 2; k + 2 < rw.size(); ++k) {
-        double e1 = 0, e2 = 0;
-        const double s1 = fit_of(0, k + 1, &e1), s2 = fit_of(k, rw.size(), &e2);
-        if (s1 > 0 && s2 >= 1.25 * s1 && std::max(e1, e2) < best_err) {
-            knee = k;
-            beyond = s2;
-            best_err = std::max(e1, e2);
-        }
-    }
-    p->rewrite_line = std::max(knee ? rt[knee] / static_cast<double>(rw[knee]) : whole, 0.1);
+    // One slope up to a knee and one past it (fit_rewrite, measure.hpp).
+    // With a knee, rewrite_line is the knee's whole copy-in per line, not
+    // the slope below it: the model charges no intercept, and replaying
+    // stop 28's 2-rank run, 101 ns / 32 lines = 3.16 put inline's median
+    // prediction error at 7-38% per collective against 16-46% with the
+    // slope (0.90). Past the knee each line costs the slope there, even
+    // where that is less than rewrite_line (up to hmpi-calibrate 19 the
+    // larger of the two).
+    std::vector<double> rx;
+    for (std::size_t n : rw) rx.push_back(static_cast<double>(n));
+    const RewriteFit fit = fit_rewrite(rx, rt);
+    const bool knee = fit.knee > 0;
+    const double best_err = fit.err;
+    p->rewrite_line = fit.line;
     // The first store's round trip (params.hpp): the smallest rewrite less
     // its lines at the slope below any knee.
-    double below_err = 0;
-    const double below = knee ? fit_of(0, knee + 1, &below_err) : whole;
-    p->rewrite_first = std::max(rt[0] - static_cast<double>(rw[0]) * std::max(below, 0.0), 1.0);
-    progress("rewrite_first = %.1f ns (%zu lines in %.1f ns, %.2f ns/line)", p->rewrite_first, rw[0], rt[0], below);
+    p->rewrite_first = fit.first;
+    progress("rewrite_first = %.1f ns (%zu lines in %.1f ns, %.2f ns/line)", p->rewrite_first, rw[0], rt[0], fit.below);
     if (knee) {
-        p->rewrite_knee = static_cast<double>(rw[knee]);
-        p->rewrite_line_beyond = std::max(beyond, p->rewrite_line);
-        progress("rewrite_line = %.2f ns/line up to %zu lines, %.2f past them", p->rewrite_line, rw[knee],
+        p->rewrite_knee = fit.knee;
+        p->rewrite_line_beyond = fit.beyond;
+        progress("rewrite_line = %.2f ns/line up to %.0f lines, %.2f past them", p->rewrite_line, fit.knee,
                  p->rewrite_line_beyond);
     } else {
         progress("rewrite_line = %.2f ns/line (no knee)", p->rewrite_line);
     }
     notes.push_back("rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " + std::to_string(writer) +
-                    (knee ? ", knee at " + std::to_string(rw[knee]) + " lines" : ", no knee") + ", fit error <= " +
+                    (knee ? ", knee at " + std::to_string(static_cast<std::size_t>(fit.knee)) + " lines" : ", no knee") + ", fit error <= " +
                     std::to_string(static_cast<int>(100 * best_err)) + "%");
 
     // inline_read_first (params.hpp): the intercept of the reader's copy

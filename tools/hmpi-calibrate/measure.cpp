@@ -1070,6 +1070,45 @@ double robust_fit(std::vector<double> x, std::vector<double> y, double* a, doubl
     return err;
 }
 
+RewriteFit fit_rewrite(const std::vector<double>& x, const std::vector<double>& y) {
+    auto fit_of = [&](std::size_t from, std::size_t to, double* err) {
+        const std::vector<double> fx(x.begin() + static_cast<std::ptrdiff_t>(from),
+                                     x.begin() + static_cast<std::ptrdiff_t>(to));
+        const std::vector<double> fy(y.begin() + static_cast<std::ptrdiff_t>(from),
+                                     y.begin() + static_cast<std::ptrdiff_t>(to));
+        std::vector<double> dropped;
+        double a = 0, b = 0;
+        *err = fx.size() > 2 ? robust_fit(fx, fy, &a, &b, &dropped) : fit_line(fx, fy, &a, &b);
+        return b;
+    };
+    RewriteFit f;
+    if (x.size() < 2 || x.size() != y.size()) return f;
+    double whole_err = 0;
+    const double whole = fit_of(0, x.size(), &whole_err);
+    std::size_t knee = 0;
+    double beyond = 0, best_err = whole_err;
+    for (std::size_t k = 2; k + 2 < x.size(); ++k) {
+        double e1 = 0, e2 = 0;
+        const double s1 = fit_of(0, k + 1, &e1), s2 = fit_of(k, x.size(), &e2);
+        if (s1 > 0 && s2 >= 1.25 * s1 && std::max(e1, e2) < best_err) {
+            knee = k;
+            beyond = s2;
+            best_err = std::max(e1, e2);
+        }
+    }
+    f.err = best_err;
+    f.line = std::max(knee ? y[knee] / x[knee] : whole, 0.1);
+    double below_err = 0;
+    const double below = knee ? fit_of(0, knee + 1, &below_err) : whole;
+    f.below = below;
+    f.first = std::max(y[0] - x[0] * std::max(below, 0.0), 1.0);
+    if (knee) {
+        f.knee = x[knee];
+        f.beyond = std::max(beyond, 0.1);
+    }
+    return f;
+}
+
 L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
                     std::size_t l2_bytes) {
     L2Split s;
