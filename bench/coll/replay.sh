@@ -38,8 +38,11 @@ R=$repo/docs/results
 # profile again, stop 61's library; s62np2: the same profile, stop 62's
 # library; s62np2r ... s59np2br: those runs with the same calibrations'
 # profile as hmpi-calibrate 20 makes it, stop62/profiles/both.txt:
-# rewrite_line_beyond the slope past the knee, by profile20.py)
+# rewrite_line_beyond the slope past the knee, by profile20.py; s62np2b,
+# s62np2c: run with that profile)
 runs=(
+  "s62np2b|$R/collectives-np2/stop62/run2/s62np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run2/s62np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s62np2c|$R/collectives-np2/stop62/run3/s62np2c.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run3/s62np2c.notes|2|1x2,l2=1M,l3=32M"
   "s62np2r|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l2=1M,l3=32M"
   "s61np2br|$R/collectives-np2/stop61/run2/s61np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run2/s61np2b.notes|2|1x2,l2=1M,l3=32M"
   "s61np2r|$R/collectives-np2/stop61/run/s61np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run/s61np2.notes|2|1x2,l2=1M,l3=32M"

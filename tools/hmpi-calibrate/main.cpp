@@ -631,9 +631,10 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     } else {
         progress("rewrite_line = %.2f ns/line (no knee)", p->rewrite_line);
     }
+    const std::string knee_note =
+        knee ? ", knee at " + std::to_string(static_cast<std::size_t>(fit.knee)) + " lines" : ", no knee";
     notes.push_back("rewrite_line: " + std::to_string(readers.size()) + " reader(s) of core " + std::to_string(writer) +
-                    (knee ? ", knee at " + std::to_string(static_cast<std::size_t>(fit.knee)) + " lines" : ", no knee") + ", fit error <= " +
-                    std::to_string(static_cast<int>(100 * best_err)) + "%");
+                    knee_note + ", fit error <= " + std::to_string(static_cast<int>(100 * best_err)) + "%");
 
     // inline_read_first (params.hpp): the intercept of the reader's copy
     // after the flag, over sizes the runtime's wait does not prefetch.
