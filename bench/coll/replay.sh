@@ -37,12 +37,13 @@ R=$repo/docs/results
 # same profile, a library with shorter tiny calls; s61np2b, s61np2: the same
 # profile again, stop 61's library; s62np2: the same profile, stop 62's
 # library; s62np2r ... s59np2br: those runs with the same calibrations'
-# profile as hmpi-calibrate 20 makes it, stop62/profiles/both.txt:
-# rewrite_line_beyond the slope past the knee, by profile20.py; s62np2b,
-# s62np2c: run with that profile)
+# profile as hmpi-calibrate 22 makes it, stop62/profiles/both.txt (the
+# copy-in's one slope, by profile22.py); s62np2b, s62np2c: run with
+# 03a57ba's, stop62/profiles/run2-both.txt (a knee at 32 lines,
+# the slope past it))
 runs=(
-  "s62np2b|$R/collectives-np2/stop62/run2/s62np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run2/s62np2b.notes|2|1x2,l2=1M,l3=32M"
-  "s62np2c|$R/collectives-np2/stop62/run3/s62np2c.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run3/s62np2c.notes|2|1x2,l2=1M,l3=32M"
+  "s62np2b|$R/collectives-np2/stop62/run2/s62np2b.csv.gz|$R/collectives-np2/stop62/profiles/run2-both.txt|$R/collectives-np2/stop62/run2/s62np2b.notes|2|1x2,l2=1M,l3=32M"
+  "s62np2c|$R/collectives-np2/stop62/run3/s62np2c.csv.gz|$R/collectives-np2/stop62/profiles/run2-both.txt|$R/collectives-np2/stop62/run3/s62np2c.notes|2|1x2,l2=1M,l3=32M"
   "s62np2r|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l2=1M,l3=32M"
   "s61np2br|$R/collectives-np2/stop61/run2/s61np2b.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run2/s61np2b.notes|2|1x2,l2=1M,l3=32M"
   "s61np2r|$R/collectives-np2/stop61/run/s61np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop61/run/s61np2.notes|2|1x2,l2=1M,l3=32M"

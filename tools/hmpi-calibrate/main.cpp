@@ -46,7 +46,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 20";
+constexpr const char* kToolVersion = "hmpi-calibrate 22";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -610,9 +610,9 @@ void measure_sharers_and_sources(const Plan& plan, int writer, const std::vector
     // the slope below it: the model charges no intercept, and replaying
     // stop 28's 2-rank run, 101 ns / 32 lines = 3.16 put inline's median
     // prediction error at 7-38% per collective against 16-46% with the
-    // slope (0.90). Past the knee each line costs the slope there, even
-    // where that is less than rewrite_line (up to hmpi-calibrate 19 the
-    // larger of the two).
+    // slope (0.90). A knee must double a line's cost (1.25x before
+    // hmpi-calibrate 22), and past it each line costs the slope there (the
+    // larger of that and rewrite_line before).
     std::vector<double> rx;
     for (std::size_t n : rw) rx.push_back(static_cast<double>(n));
     const RewriteFit fit = fit_rewrite(rx, rt);

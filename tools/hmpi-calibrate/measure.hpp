@@ -329,17 +329,16 @@ double fold_stream_time(const std::vector<int>& cores, std::size_t lines, int ro
 double median(std::vector<double> v);
 
 // The inline copy-in's rewrite cost from its sweep (x lines, y ns a
-// copy-in; docs/model.md, "The copy-in's knee"): for each knee with at
-// least three sizes up to it and two past it, a fit on either side; the
-// knee whose two fits leave the smaller error is kept if the slope past it
-// is at least 1.25x the one before, else one fit over all sizes gives
-// `line`. With a knee, `line` is the knee's whole copy-in per line (the
-// model charges no intercept), and `beyond` the slope past it: each further
-// line costs that, whether or not it is less than `line`, which holds the
-// first store's round trip too (the 2-core EPYC guest, stop 59: 71 ns for
-// 32 lines, then 0.65 ns a line more to 256). `first` is the smallest size's
-// time less its lines at the slope below the knee (or the one slope).
-// Both slopes at least 0.1 ns, `first` at least 1 ns.
+// copy-in; docs/model.md, "The copy-in's knee" and "The copy-in past its
+// knee"): for each knee with at least three sizes up to it and two past
+// it, a fit on either side; the knee whose two fits leave the smaller
+// error is kept if the slope past it is at least twice the one before,
+// else one fit over all sizes gives `line` (its slope: the first store's
+// round trip, the intercept, is left out, as the flag's handoff hides it).
+// With a knee, `line` is the knee's whole copy-in per line (the model
+// charges no intercept) and `beyond` the slope past it. `first` is the
+// smallest size's time less its lines at the slope below the knee (or the
+// one slope). Both slopes at least 0.1 ns, `first` at least 1 ns.
 struct RewriteFit {
     double line = 0, beyond = 0, first = 0, err = 0;
     double below = 0;  // the slope up to the knee (or the one slope), for the log
