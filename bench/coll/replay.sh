@@ -40,8 +40,9 @@ R=$repo/docs/results
 # profile as hmpi-calibrate 22 makes it, stop62/profiles/both.txt (the
 # copy-in's one slope, by profile22.py); s62np2b, s62np2c: run with
 # 03a57ba's, stop62/profiles/run2-both.txt (a knee at 32 lines,
-# the slope past it))
+# the slope past it); s62np2d: run with both.txt)
 runs=(
+  "s62np2d|$R/collectives-np2/stop62/run4/s62np2d.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run4/s62np2d.notes|2|1x2,l2=1M,l3=32M"
   "s62np2b|$R/collectives-np2/stop62/run2/s62np2b.csv.gz|$R/collectives-np2/stop62/profiles/run2-both.txt|$R/collectives-np2/stop62/run2/s62np2b.notes|2|1x2,l2=1M,l3=32M"
   "s62np2c|$R/collectives-np2/stop62/run3/s62np2c.csv.gz|$R/collectives-np2/stop62/profiles/run2-both.txt|$R/collectives-np2/stop62/run3/s62np2c.notes|2|1x2,l2=1M,l3=32M"
   "s62np2r|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop62/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l2=1M,l3=32M"
