@@ -896,16 +896,14 @@ TEST_CASE("tiled's levels across cache domains are HMPI steps like the tree's: s
     // flag waited for and its partial folded; the tree's level pays the
     // same, and its broadcast's step (its own task, result_bcast) once more.
     const CommTopology two_domains = machine(2, 1);
-    CHECK(predicted(CollKind::allreduce, with_step, two_domains, 4096, "tiled") -
-              predicted(CollKind::allreduce, off, two_domains, 4096, "tiled") ==
-          doctest::Approx(150.0));
-    CHECK(predicted(CollKind::allreduce, with_step, two_domains, 4096, "tree") -
-              predicted(CollKind::allreduce, off, two_domains, 4096, "tree") ==
-          doctest::Approx(2 * 150.0));
+    auto stepped = [&](std::size_t bytes, const char* name) {
+        return predicted(CollKind::allreduce, with_step, two_domains, bytes, name) -
+               predicted(CollKind::allreduce, off, two_domains, bytes, name);
+    };
+    CHECK(stepped(4096, "tiled") == doctest::Approx(150.0));
+    CHECK(stepped(4096, "tree") == doctest::Approx(2 * 150.0));
     // So does a result in flag payloads (8 bytes).
-    CHECK(predicted(CollKind::allreduce, with_step, two_domains, 8, "tree") -
-              predicted(CollKind::allreduce, off, two_domains, 8, "tree") ==
-          doctest::Approx(2 * 150.0));
+    CHECK(stepped(8, "tree") == doctest::Approx(2 * 150.0));
     // 16 ranks in two domains of 8: the level is a step every rank is in
     // (busy_a), 10 ns for each of the 14 ranks beyond two; the flat waits
     // within the domains pay step_overhead but not busy_step.
