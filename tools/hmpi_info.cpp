@@ -10,7 +10,7 @@
 //                                      every algorithm's predicted time per size, and the model's pick
 //                                      (CSV: collective,algorithm,bytes,predicted_us,chosen)
 //   --topology and --model also take
-//     --machine SxQ[,l2=SIZE][,l3=SIZE]  a made-up machine instead of this one: S cache
+//     --machine SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE]  a made-up machine instead of this one: S cache
 //                                      domains (one L3, NUMA node and package each) of Q
 //                                      cores, ranks in core order (sizes take K/M/G)
 //     --profile FILE                   model parameters from FILE (hmpi-calibrate's
@@ -48,10 +48,10 @@ using namespace hmpi::coll;
 int usage() {
     std::fprintf(stderr,
                  "usage: hmpi-info --algorithms [COLLECTIVE]\n"
-                 "       hmpi-info --topology [-n NP] [--machine SxQ[,l2=SIZE][,l3=SIZE]]\n"
+                 "       hmpi-info --topology [-n NP] [--machine SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE]]\n"
                  "       hmpi-info --params [--profile FILE]\n"
                  "       hmpi-info --model COLLECTIVE|all [-n NP] [--sizes B1,B2,... (K/M/G allowed)] [--non-commutative] [--csv]\n"
-                 "                 [--machine SxQ[,l2=SIZE][,l3=SIZE]] [--profile FILE] [--state N]\n"
+                 "                 [--machine SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE]] [--profile FILE] [--state N]\n"
                  "  --algorithms             list every collective's algorithms\n"
                  "  --algorithms COLLECTIVE  list one collective's algorithm names, one per line\n"
                  "  --topology               the levels NP ranks (default: one per core) would use\n"
@@ -71,7 +71,7 @@ bool parse_kind(const char* name, CollKind* k) {
 // cores; 0 sizes mean this machine's caches.
 struct MadeUpMachine {
     int domains = 0, per_domain = 0;
-    std::size_t l2 = 0, l3 = 0;
+    std::size_t l1 = 0, l2 = 0, l3 = 0;
 };
 
 bool parse_bytes(const char* s, std::size_t* out) {
@@ -81,7 +81,7 @@ bool parse_bytes(const char* s, std::size_t* out) {
     return true;
 }
 
-// "SxQ[,l2=SIZE][,l3=SIZE]"
+// "SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE]"
 bool parse_machine(const std::string& spec, MadeUpMachine* m) {
     std::stringstream in(spec);
     std::string part;
@@ -92,6 +92,8 @@ bool parse_machine(const std::string& spec, MadeUpMachine* m) {
             if (std::sscanf(part.c_str(), "%dx%d", &m->domains, &m->per_domain) != 2 || m->domains < 1 ||
                 m->per_domain < 1)
                 return false;
+        } else if (part.rfind("l1=", 0) == 0) {
+            if (!parse_bytes(part.c_str() + 3, &m->l1)) return false;
         } else if (part.rfind("l2=", 0) == 0) {
             if (!parse_bytes(part.c_str() + 3, &m->l2)) return false;
         } else if (part.rfind("l3=", 0) == 0) {
@@ -111,6 +113,7 @@ CommTopology topology_of(int np, const std::optional<MadeUpMachine>& machine) {
         const std::size_t l2 = machine->l2 ? machine->l2 : hmpi::topology_caches().l2_bytes;
         const std::size_t l3 = machine->l3 ? machine->l3 : hmpi::topology_caches().llc_bytes;
         CommTopology t = build_comm_topology(places, l2, l3, false);
+        t.l1_bytes = machine->l1 ? machine->l1 : hmpi::topology_caches().l1_bytes;
         t.ranks_per_cpu = hmpi::ranks_per_cpu(np, machine->domains * machine->per_domain);
         return t;
     }
@@ -163,6 +166,12 @@ void print_params(const ModelParams& p) {
                         "(in the L2s)", l.b_l2, l.c_l2, l.r_l2);
         else
             std::printf("  %-6s %15s   not in this profile: b, c, r at every size in cache\n", "", "(in the L2s)");
+        if (l.b_l1 > 0 || l.R_slices_l1 > 0)
+            std::printf("  %-6s %15s   b_l1 = %6.2f ns/line   r_l1 = %6.2f   R_slices_l1 = %6.2f (0: the L2s' cost)\n",
+                        "", "(in the L1s)", l.b_l1, l.r_l1, l.R_slices_l1);
+        else
+            std::printf("  %-6s %15s   not in this profile: the L2s' costs from a step's first line\n", "",
+                        "(in the L1s)");
     };
     link("alpha", p.alpha);
     link("beta", p.beta);
@@ -356,7 +365,7 @@ int main(int argc, char** argv) {
         } else if (a == "--machine" && i + 1 < argc) {
             machine.emplace();
             if (!parse_machine(argv[++i], &*machine)) {
-                std::fprintf(stderr, "hmpi-info: bad --machine '%s' (want SxQ[,l2=SIZE][,l3=SIZE])\n", argv[i]);
+                std::fprintf(stderr, "hmpi-info: bad --machine '%s' (want SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE])\n", argv[i]);
                 return 2;
             }
         } else if (a == "--profile" && i + 1 < argc) {

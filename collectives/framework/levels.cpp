@@ -269,6 +269,7 @@ CommTopology comm_topology_of_world_ranks(const std::vector<int>& world_ranks) {
     const CacheSizes& caches = topology_caches();
     CommTopology t = build_comm_topology(std::move(places), caches.l2_bytes, caches.llc_bytes, caches.llc_inclusive);
     t.llc_inclusive_known = caches.llc_inclusive_known;
+    t.l1_bytes = caches.l1_bytes;
     t.ranks_per_cpu = config().ranks_per_cpu;
     return t;
 }
@@ -324,7 +325,7 @@ std::string describe(const CommTopology& t, std::size_t core_cache) {
             if (l.kind == LevelKind::numa && g.numa >= 0) s += "@" + std::to_string(g.numa);
         }
     }
-    s += "\n  caches: L2 " + format_size(t.l2_bytes) + ", LLC " + format_size(t.llc_bytes) + ' ' +
+    s += "\n  caches: " + (t.l1_bytes ? "L1d " + format_size(t.l1_bytes) + ", " : std::string()) + "L2 " + format_size(t.l2_bytes) + ", LLC " + format_size(t.llc_bytes) + ' ' +
          (t.llc_inclusive ? "inclusive" : "non-inclusive") + (t.llc_inclusive_known ? "" : " (assumed)") +
          "; C = " + format_size(t.cache_bytes);
     if (const std::size_t c = t.cache_bytes_with(core_cache); c != t.cache_bytes)

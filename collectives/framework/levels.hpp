@@ -55,6 +55,9 @@ struct CommTopology {
     // choice (YHCCL Algorithm 1: C = LLC, plus the L2s when the LLC is not
     // inclusive).
     std::size_t l2_bytes = 0, llc_bytes = 0;
+    // A core's L1 data cache (0 unknown): where the model's in-L1 costs
+    // apply (l1_resident, cost.hpp); no part of C.
+    std::size_t l1_bytes = 0;
     bool llc_inclusive = true;
     std::size_t cache_bytes = 0;  // C as YHCCL Algorithm 1 defines it, for this communicator
     // C = llc_count LLCs + l2_count L2s (cache_capacity, levels.cpp): the

@@ -239,6 +239,7 @@ void explain_communicator(const CollCtx& ctx) {
                  "(0: charged b, B), own slices alpha R=%.2f (memory %.2f, in the L2s %.2f), beta R=%.2f (memory %.2f) (0: "
                  "charged R), first %.0f lines of a slice +%.2f ns each; "
                  "in the L2s alpha b=%.2f c=%.2f r=%.2f (0: b, c, r), first %.0f lines of a step +%.2f ns each; "
+                 "in the L1s alpha b=%.2f r=%.2f R_slices=%.2f (0: the L2s'); "
                  "rewrite_line=%.2f (%.2f past %.0f lines) source_line=%.3f ns; call overhead %.0f ns; switch_handoff "
                  "%.0f ns (charged per step where ranks share a CPU)",
                  p.source.c_str(), p.alpha.a, p.alpha.b, p.alpha.B, p.alpha.c, p.alpha.C, p.alpha.b_mem, p.alpha.B_mem,
@@ -246,7 +247,7 @@ void explain_communicator(const CollCtx& ctx) {
                  p.beta.B_mem, p.beta.c_mem, p.beta.C_mem, p.alpha.r, p.alpha.R, p.alpha.r_mem, p.alpha.R_mem, p.beta.r,
                  p.beta.R, p.beta.r_mem, p.beta.R_mem, p.alpha.R_slices, p.alpha.R_slices_mem, p.alpha.R_slices_l2,
                  p.beta.R_slices, p.beta.R_slices_mem, p.slice_near_lines, p.slice_near_line, p.alpha.b_l2,
-                 p.alpha.c_l2, p.alpha.r_l2, p.near_lines, p.near_line,
+                 p.alpha.c_l2, p.alpha.r_l2, p.near_lines, p.near_line, p.alpha.b_l1, p.alpha.r_l1, p.alpha.R_slices_l1,
                  p.rewrite_line, p.rewrite_line_beyond, p.rewrite_knee,
                  p.source_line, p.call_overhead, p.switch_handoff);
     if (!p.other_states.empty())

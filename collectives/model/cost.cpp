@@ -90,6 +90,13 @@ double all_poll_excess(const CostQuery& c, int t) noexcept {
 bool l2_resident(const CostQuery& c, std::size_t ws) noexcept {
     return c.topo.l2_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l2_bytes / 2;
 }
+bool l1_resident(const CostQuery& c, std::size_t ws) noexcept {
+    return c.topo.l1_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l1_bytes / 2;
+}
+bool slice_fold_l1_resident(const CostQuery& c, std::size_t ws) noexcept {
+    return c.topo.l1_bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
+                                      kSliceFoldL1Share * static_cast<double>(c.topo.l1_bytes);
+}
 bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept {
     return c.topo.l2_bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
                                       kSliceFoldL2Share * static_cast<double>(c.topo.l2_bytes);
@@ -101,14 +108,16 @@ double slice_near_excess(const CostQuery& c, double m) noexcept {
     return c.params.slice_near_line * std::min(m, c.params.slice_near_lines);
 }
 namespace {
-// A link's one-thread cost in cache: its in-L2 one (format 18) while the
-// step's data stay in the L2s, else the one past them.
-double in_cache(const CostQuery& c, double l2_cost, double cost, std::size_t ws) noexcept {
+// A link's one-thread cost in cache: its in-L1 one (format 22) while the
+// step's data stay in the L1s, its in-L2 one (format 18) while they stay in
+// the L2s, else the one past them.
+double in_cache(const CostQuery& c, double l2_cost, double cost, std::size_t ws, double l1_cost = 0) noexcept {
+    if (l1_cost > 0 && l1_resident(c, ws)) return l1_cost;
     return l2_cost > 0 && l2_resident(c, ws) ? l2_cost : cost;
 }
 }  // namespace
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
-    return c.spills(ws) && l.b_mem > 0 ? l.b_mem : in_cache(c, l.b_l2, l.b, ws);
+    return c.spills(ws) && l.b_mem > 0 ? l.b_mem : in_cache(c, l.b_l2, l.b, ws, l.b_l1);
 }
 double congested_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     return c.spills(ws) && l.B_mem > 0 ? l.B_mem : l.B;
@@ -123,7 +132,7 @@ double congested_copy_line_cost(const CostQuery& c, const LinkCost& l, std::size
 // steps are charged as the accumulating reduction, as they were measured.
 double reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.r <= 0) return line_cost(c, l, ws);
-    return c.spills(ws) && l.r_mem > 0 ? l.r_mem : in_cache(c, l.r_l2, l.r, ws);
+    return c.spills(ws) && l.r_mem > 0 ? l.r_mem : in_cache(c, l.r_l2, l.r, ws, l.r_l1);
 }
 double congested_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.R <= 0) return congested_line_cost(c, l, ws);
@@ -137,13 +146,17 @@ double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, st
 double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.R_slices <= 0) return congested_reduce3_line_cost(c, l, ws);
     if (c.spills(ws)) return l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
+    if (l.R_slices_l1 > 0 && slice_fold_l1_resident(c, ws)) return l.R_slices_l1;
     return l.R_slices_l2 > 0 && slice_fold_l2_resident(c, ws) ? l.R_slices_l2 : l.R_slices;
 }
 double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
     // A slice fold's lines stay in the L2s longer than a one-reader step's
-    // (slice_fold_l2_resident): its one-thread cost is r_l2 up to there.
-    const double one = l.r_l2 > 0 && !c.spills(ws) && slice_fold_l2_resident(c, ws) ? l.r_l2
-                                                                                    : reduce3_line_cost(c, l, ws);
+    // (slice_fold_l2_resident, slice_fold_l1_resident): its one-thread cost
+    // is r_l1, r_l2 up to there.
+    const bool cached = !c.spills(ws);
+    const double one = l.r_l1 > 0 && cached && slice_fold_l1_resident(c, ws)   ? l.r_l1
+                       : l.r_l2 > 0 && cached && slice_fold_l2_resident(c, ws) ? l.r_l2
+                                                                               : reduce3_line_cost(c, l, ws);
     return std::max(one, congested_slice_reduce3_line_cost(c, l, ws) * t);
 }
 double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {

@@ -79,6 +79,12 @@ bool l2_resident(const CostQuery& c, std::size_t ws) noexcept;
 // (docs/model.md, "Slice folds in the L2s"): r_l2 for one thread,
 // R_slices_l2 for t.
 bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept;
+// The same for the L1s (b_l1, r_l1, R_slices_l1 where the profile has
+// them): at most half an L1d per rank; a slice fold's share of ws a rank
+// up to kSliceFoldL1Share (params.hpp) of one (docs/model.md, "Folds in
+// the L1s").
+bool l1_resident(const CostQuery& c, std::size_t ws) noexcept;
+bool slice_fold_l1_resident(const CostQuery& c, std::size_t ws) noexcept;
 // What a step's first lines cost more when one reader pulls m lines that
 // a waiting core has just written: near_line for each of the first
 // near_lines (params.hpp; 0 where the profile has none). Only steps whose

@@ -77,6 +77,22 @@ struct LinkCost {
     // every size gave 2.47 (docs/model.md, "Slice folds in the L2s"). 0: not
     // measured (a profile before format 19, or no split found): R_slices.
     double R_slices_l2 = 0;
+    // b and r while a step's data stay in the L1s (a working set of at most
+    // half an L1d per core: l1_resident, cost.hpp), R_slices while a rank's
+    // share of a slice fold's stays within kSliceFoldL1Share of one
+    // (slice_fold_l1_resident); the _l2 costs then price the lines past the
+    // L1 within the L2. A fold that writes a third buffer pays for the
+    // L1's misses most: on the 2-core EPYC guest (48 KiB L1d) the one-reader
+    // third-buffer sweep took 0.55 ns a line up to 256 lines (48 KiB of
+    // three buffers), 1.3-1.8 past it, and a 2-rank tree Reduce of 4-16 KiB
+    // 0.6-0.75 ns a line against 1.5-1.7 past 32 KiB, where r_l2 (1.24)
+    // priced it 1.21-1.32x (docs/model.md, "Folds in the L1s"). No c_l1:
+    // the copy sweep showed no step at the L1. 0: not measured (a profile
+    // before format 22, no L1 size, or not cheaper than in the L2s): the
+    // _l2 costs (or b, r, R_slices) from the first line.
+    double b_l1 = 0;
+    double r_l1 = 0;
+    double R_slices_l1 = 0;
 };
 
 // The share of an L2 a rank's part of a slice fold's working set may take
@@ -85,6 +101,12 @@ struct LinkCost {
 // held it to 1.5 MiB a thread of a 2 MiB L2 (docs/model.md, "Slice folds
 // in the L2s").
 inline constexpr double kSliceFoldL2Share = 0.75;
+// The same for the L1 (slice_fold_l1_resident; where hmpi-calibrate fits
+// R_slices_l1): the half a one-reader step may take (l1_resident). On the
+// 2-core EPYC guest a 2-rank tiled Reduce, each rank folding half the
+// message from three buffers, kept its L1 rate up to 16 KiB (24 KiB a
+// rank) and not at 32 KiB (48 KiB, the whole L1d).
+inline constexpr double kSliceFoldL1Share = 0.5;
 
 struct LevelCost {
     LevelKind kind = LevelKind::node;

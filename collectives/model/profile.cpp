@@ -86,7 +86,10 @@ namespace {
 // 21: nt_copy_from and nt_copy_ratio added, optional (both or neither);
 // format 2 to 20 files are still read, storing non-temporally only past the
 // cache.
-constexpr int kProfileFormat = 21;
+// 22: b_l1, r_l1 per link, optional (both or neither), and R_slices_l1,
+// optional (only with R_slices); format 2 to 21 files are still read,
+// charging the L2s' costs from a step's first line.
+constexpr int kProfileFormat = 22;
 constexpr int kOldestReadableFormat = 2;
 
 // Names of the levels in profile keys (level.<name>.<field>): lower case,
@@ -145,6 +148,13 @@ bool has_l2_costs(const LinkCost& l) { return l.b_l2 > 0 && l.c_l2 > 0 && l.r_l2
 // The slice folds' in-L2 cost (format 19), after the in-L2 costs.
 constexpr const char* kSliceL2Field = "R_slices_l2";
 
+// The in-L1 costs (format 22): b_l1 and r_l1 both or neither, and the
+// slice folds' R_slices_l1, after the in-L2 costs.
+constexpr const char* kL1Fields[] = {"b_l1", "r_l1"};
+constexpr double LinkCost::*kL1Members[] = {&LinkCost::b_l1, &LinkCost::r_l1};
+bool has_l1_costs(const LinkCost& l) { return l.b_l1 > 0 && l.r_l1 > 0; }
+constexpr const char* kSliceL1Field = "R_slices_l1";
+
 bool has_third_buffer_costs(const LinkCost& l) { return l.r > 0 && l.R > 0 && l.r_mem > 0 && l.R_mem > 0; }
 bool has_slice_costs(const LinkCost& l) { return has_third_buffer_costs(l) && l.R_slices > 0 && l.R_slices_mem > 0; }
 
@@ -155,6 +165,10 @@ void put_link(std::string& out, const std::string& prefix, const LinkCost& l) {
         for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
             put(out, prefix + "." + kL2Fields[i], l.*kL2Members[i]);
     if (has_slice_costs(l) && l.R_slices_l2 > 0) put(out, prefix + "." + kSliceL2Field, l.R_slices_l2);
+    if (has_l1_costs(l))
+        for (int i = 0; i < static_cast<int>(std::size(kL1Fields)); ++i)
+            put(out, prefix + "." + kL1Fields[i], l.*kL1Members[i]);
+    if (has_slice_costs(l) && l.R_slices_l1 > 0) put(out, prefix + "." + kSliceL1Field, l.R_slices_l1);
 }
 
 std::string size_text(hwloc_uint64_t bytes) {
@@ -509,7 +523,14 @@ std::optional<ModelParams> parse_one_state(std::string_view text, std::string* e
         for (int i = 0; i < static_cast<int>(std::size(kL2Fields)); ++i)
             if (fname == kL2Fields[i]) l2i = i;
         const bool slice_l2 = fname == kSliceL2Field;
-        if (fi < 0 && l2i < 0 && !slice_l2) return fail(line_no, "unknown key '" + key + "'");
+        int l1i = -1;
+        for (int i = 0; i < static_cast<int>(std::size(kL1Fields)); ++i)
+            if (fname == kL1Fields[i]) l1i = i;
+        const bool slice_l1 = fname == kSliceL1Field;
+        const bool cache_tier = l2i >= 0 || slice_l2 || l1i >= 0 || slice_l1;  // written after the nine
+        if (fi < 0 && !cache_tier) return fail(line_no, "unknown key '" + key + "'");
+        if ((l1i >= 0 || slice_l1) && format < 22)
+            return fail(line_no, key + " needs format 22 (the format line comes first)");
         if (l2i >= 0 && format < 18) return fail(line_no, key + " needs format 18 (the format line comes first)");
         if (slice_l2 && format < 19) return fail(line_no, key + " needs format 19 (the format line comes first)");
         if (fi >= kRequiredFields && format < 8)
@@ -526,18 +547,20 @@ std::optional<ModelParams> parse_one_state(std::string_view text, std::string* e
                             "unknown level '" + link.substr(6) + "' (levels: core, l2, l3, numa, socket, node)");
             auto it = levels.begin();
             while (it != levels.end() && it->first.kind != kind) ++it;
-            if (it == levels.end() && (l2i >= 0 || slice_l2))
+            if (it == levels.end() && cache_tier)
                 return fail(line_no, key + " comes after " + link + "'s other fields");
             if (it == levels.end()) {
                 levels.push_back({LevelCost{kind, {}}, 0});
                 it = levels.end() - 1;
             }
-            if (l2i < 0 && !slice_l2) ++it->second;
+            if (!cache_tier) ++it->second;
             target = &it->first.cost;
         }
         if (!target) return fail(line_no, "unknown key '" + key + "'");
         if (l2i >= 0) target->*kL2Members[l2i] = x;
         else if (slice_l2) target->R_slices_l2 = x;
+        else if (l1i >= 0) target->*kL1Members[l1i] = x;
+        else if (slice_l1) target->R_slices_l1 = x;
         else *field(*target, fi) = x;
     }
     // Everything required is there.
@@ -598,6 +621,11 @@ std::optional<ModelParams> parse_one_state(std::string_view text, std::string* e
             return link + " needs all of b_l2, c_l2, r_l2 or none of them";
         if (seen.count(link + "." + kSliceL2Field) && slices_given(link) == 0)
             return link + "'s R_slices_l2 needs R_slices, R_slices_mem";
+        int n1 = 0;
+        for (const char* f : kL1Fields) n1 += seen.count(link + "." + f) ? 1 : 0;
+        if (n1 != 0 && n1 != static_cast<int>(std::size(kL1Fields))) return link + " needs both of b_l1, r_l1 or neither";
+        if (seen.count(link + "." + kSliceL1Field) && slices_given(link) == 0)
+            return link + "'s R_slices_l1 needs R_slices, R_slices_mem";
         return {};
     };
     for (const char* link : {"alpha", "beta"})

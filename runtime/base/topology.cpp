@@ -153,7 +153,9 @@ CacheSizes find_caches() {
     const hwloc_obj_type_t type = binding_unit_type(t, n);
     hwloc_obj_t unit = n > 0 ? hwloc_get_obj_by_type(t, type, 0) : nullptr;
     if (!unit) return c;
+    hwloc_obj_t l1 = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_L1CACHE, unit);
     hwloc_obj_t l2 = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_L2CACHE, unit);
+    if (l1 && l1->attr) c.l1_bytes = static_cast<std::size_t>(l1->attr->cache.size);
     hwloc_obj_t l3 = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_L3CACHE, unit);
     if (l2 && l2->attr) c.l2_bytes = static_cast<std::size_t>(l2->attr->cache.size);
     hwloc_obj_t llc = l3 ? l3 : l2;

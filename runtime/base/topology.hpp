@@ -51,6 +51,7 @@ CorePlace topology_place_of_core(int index);
 // (`llc_inclusive_known` false) it is assumed inclusive, the smaller and so
 // safer capacity. Sizes are 0 when unknown.
 struct CacheSizes {
+    std::size_t l1_bytes = 0;  // the L1 data cache
     std::size_t l2_bytes = 0;
     std::size_t llc_bytes = 0;
     int llc_level = 0;  // 3 or 2 (0 when hwloc reports no cache)

@@ -257,6 +257,55 @@ TEST_CASE("a slice fold stays at the in-L2 rate to 3/4 of an L2 a rank; a one-re
     CHECK(slice_near_excess(q, 100) == 0);
 }
 
+TEST_CASE("in the L1s b_l1, r_l1 apply to half an L1 a rank, R_slices_l1 to kSliceFoldL1Share of one") {
+    ModelParams p = made_up_params();
+    p.alpha.r = 3;
+    p.alpha.R = 5;
+    p.alpha.r_mem = 9;
+    p.alpha.R_mem = 10;
+    p.alpha.R_slices = 1;
+    p.alpha.R_slices_mem = 10;
+    p.alpha.b_l2 = 1.5;
+    p.alpha.c_l2 = 0.5;
+    p.alpha.r_l2 = 2.5;
+    p.alpha.R_slices_l2 = 2;
+    CommTopology t = sockets(1, 4);  // 4 ranks
+    t.l1_bytes = 48 << 10;
+    const std::size_t half = 4 * (24u << 10), past_half = half + 4;
+    const std::size_t share = static_cast<std::size_t>(4 * kSliceFoldL1Share * (48 << 10)), past_share = share + 4;
+    // A format 21 profile: the L2s' costs from the first line.
+    const CostQuery o{p, t, CollKind::reduce, 64, true};
+    CHECK(line_cost(o, p.alpha, half) == doctest::Approx(1.5));
+    CHECK(reduce3_line_cost(o, p.alpha, half) == doctest::Approx(2.5));
+    CHECK(shared_slice_reduce3_line_cost(o, p.alpha, 2, share) == doctest::Approx(4));
+    // Format 22: b_l1, r_l1 up to half an L1 a rank; the copy has no L1 cost.
+    ModelParams f22 = p;
+    f22.alpha.b_l1 = 0.75;
+    f22.alpha.r_l1 = 1.25;
+    f22.alpha.R_slices_l1 = 0.5;
+    const CostQuery n{f22, t, CollKind::reduce, 64, true};
+    CHECK(l1_resident(n, half));
+    CHECK_FALSE(l1_resident(n, past_half));
+    CHECK(line_cost(n, f22.alpha, half) == doctest::Approx(0.75));
+    CHECK(line_cost(n, f22.alpha, past_half) == doctest::Approx(1.5));
+    CHECK(reduce3_line_cost(n, f22.alpha, half) == doctest::Approx(1.25));
+    CHECK(reduce3_line_cost(n, f22.alpha, past_half) == doctest::Approx(2.5));
+    CHECK(copy_line_cost(n, f22.alpha, half) == doctest::Approx(0.5));
+    // A slice fold: max(r_l1, R_slices_l1 t) within the share, the L2s' past it.
+    CHECK(slice_fold_l1_resident(n, share));
+    CHECK_FALSE(slice_fold_l1_resident(n, past_share));
+    CHECK(shared_slice_reduce3_line_cost(n, f22.alpha, 2, share) == doctest::Approx(1.25));
+    CHECK(shared_slice_reduce3_line_cost(n, f22.alpha, 4, share) == doctest::Approx(2));
+    CHECK(shared_slice_reduce3_line_cost(n, f22.alpha, 2, past_share) == doctest::Approx(4));
+    CHECK(congested_slice_reduce3_line_cost(n, f22.alpha, share) == doctest::Approx(0.5));
+    // No L1 size from hwloc: none of them.
+    CommTopology u = t;
+    u.l1_bytes = 0;
+    const CostQuery z{f22, u, CollKind::reduce, 64, true};
+    CHECK(line_cost(z, f22.alpha, half) == doctest::Approx(1.5));
+    CHECK(shared_slice_reduce3_line_cost(z, f22.alpha, 2, share) == doctest::Approx(4));
+}
+
 TEST_CASE("the decision cache's size ranges tile the sizes in order") {
     CHECK(size_range_of(0) == 0);
     CHECK(size_range_of(1) == 1);

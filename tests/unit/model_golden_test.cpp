@@ -1555,6 +1555,32 @@ TEST_CASE("b_l2: one-thread steps in the L2s cost b_l2, past them b") {
           doctest::Approx((2.0 - 3.0) * (in / 64)));
 }
 
+TEST_CASE("b_l1: one-thread steps in the L1s cost b_l1, the slice folds R_slices_l1; the pick follows") {
+    ModelParams off = made_up_params(), on = made_up_params();
+    on.alpha.b_l2 = 4;  // b = 6
+    on.alpha.c_l2 = 2;  // c = 3
+    on.alpha.r_l2 = 5;  // r: none, b's
+    off = on;
+    on.alpha.b_l1 = 1;
+    on.alpha.r_l1 = 1.5;
+    CommTopology two = machine(1, 2);
+    two.l1_bytes = 32u << 10;  // in the L1s up to 16 KiB a rank
+    // Binomial Reduce at 2 ranks: one fold (b's, the made-up profile has no
+    // r), working set 3m over 2 ranks: 1.5 m a rank.
+    const std::size_t in = 8u << 10, past = 16u << 10;  // 12 KiB and 24 KiB a rank
+    CHECK(predicted(CollKind::reduce, on, two, in, "binomial") - predicted(CollKind::reduce, off, two, in, "binomial") ==
+          doctest::Approx((1.0 - 4.0) * (in / 64)));
+    CHECK(predicted(CollKind::reduce, on, two, past, "binomial") ==
+          doctest::Approx(predicted(CollKind::reduce, off, two, past, "binomial")));
+    // The copy has no L1 cost: one-stage Bcast stays.
+    CHECK(predicted(CollKind::bcast, on, two, in, "one_stage") ==
+          doctest::Approx(predicted(CollKind::bcast, off, two, in, "one_stage")));
+    // Without an L1 size from hwloc nothing changes.
+    const CommTopology none = machine(1, 2);
+    CHECK(predicted(CollKind::reduce, on, none, in, "binomial") ==
+          doctest::Approx(predicted(CollKind::reduce, off, none, in, "binomial")));
+}
+
 TEST_CASE("machine states: the pick is the algorithm least behind the cheapest of any state") {
     // Two made-up states shaped like the 2-core EPYC guest's: a flag
     // handoff of 40 ns and of 290, copies of 1.0 and 1.8 ns a line.

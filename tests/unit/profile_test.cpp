@@ -44,6 +44,15 @@ ModelParams sample() {
     p.beta.R_slices_l2 = 1.0625;  // level.node without one
     p.slice_near_line = 3.8125;
     p.slice_near_lines = 155;
+    // b_l1, r_l1, R_slices_l1 (format 22): alpha and level.l3 all three,
+    // beta b_l1 and r_l1 only, level.node none.
+    for (LinkCost* l : {&p.alpha, &p.levels[0].cost}) {
+        l->b_l1 = 0.40625;
+        l->r_l1 = 0.65625;
+        l->R_slices_l1 = 0.21875;
+    }
+    p.beta.b_l1 = 0.90625;
+    p.beta.r_l1 = 1.15625;
     p.copy_bandwidth = 11.75;
     p.nt_copy_bandwidth = 14.5;
     p.call_overhead = 135.5;
@@ -96,6 +105,9 @@ void same_link(const LinkCost& x, const LinkCost& y) {
     CHECK(x.c_l2 == doctest::Approx(y.c_l2));
     CHECK(x.r_l2 == doctest::Approx(y.r_l2));
     CHECK(x.R_slices_l2 == doctest::Approx(y.R_slices_l2));
+    CHECK(x.b_l1 == doctest::Approx(y.b_l1));
+    CHECK(x.r_l1 == doctest::Approx(y.r_l1));
+    CHECK(x.R_slices_l1 == doctest::Approx(y.R_slices_l1));
 }
 
 // The sample's text with `from` replaced by `to` (which must occur).
@@ -129,8 +141,21 @@ const std::initializer_list<const char*> kL2Keys = {
     "beta.r_l2 ",       "level.l3.b_l2 ",   "level.l3.c_l2 ",     "level.l3.r_l2 ",     "level.node.b_l2 ",
     "level.node.c_l2 ", "level.node.r_l2 "};
 
-// `t` (format 21) as format 20: without nt_copy_from and nt_copy_ratio.
+// `t` (format 22) as format 21: without the in-L1 costs.
+std::string as_format21(std::string t) {
+    for (const char* link : {"alpha", "beta", "level.l3", "level.node"})
+        for (const char* f : {".b_l1 ", ".r_l1 ", ".R_slices_l1 "}) {
+            const std::size_t at = t.find(std::string("\n") + link + f);
+            if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
+        }
+    const std::size_t f = t.find("format 22");
+    REQUIRE(f != std::string::npos);
+    return t.replace(f, 9, "format 21");
+}
+
+// `t` (format 21 or later) as format 20: without nt_copy_from and nt_copy_ratio.
 std::string as_format20(std::string t) {
+    if (format_of(t) > 21) t = as_format21(t);
     for (const char* k : {"\nnt_copy_from ", "\nnt_copy_ratio "}) {
         const std::size_t at = t.find(k);
         if (at != std::string::npos) t.erase(at + 1, t.find('\n', at + 1) - at);
@@ -305,7 +330,8 @@ std::string without(std::initializer_list<const char*> keys, const char* format)
     // Format 9 has no slice-fold fields, format 8 no rewrite knee either;
     // formats before it no third-buffer fields either.
     const std::string f = format;
-    if (f == "format 21") return t;
+    if (f == "format 22") return t;
+    if (f == "format 21") return as_format21(t);
     if (f == "format 20") return as_format20(t);
     if (f == "format 19") return as_format19(t);
     if (f == "format 18") return as_format18(t);
@@ -734,6 +760,45 @@ TEST_CASE("nt_copy_from and nt_copy_ratio: format 21, optional, both or neither,
           std::string::npos);
 }
 
+TEST_CASE("b_l1, r_l1 and R_slices_l1: format 22, optional, round trip") {
+    const ModelParams q = parsed(format_profile(sample()));
+    CHECK(q.alpha.b_l1 == doctest::Approx(0.40625));
+    CHECK(q.alpha.r_l1 == doctest::Approx(0.65625));
+    CHECK(q.alpha.R_slices_l1 == doctest::Approx(0.21875));
+    CHECK(q.beta.r_l1 == doctest::Approx(1.15625));
+    CHECK(q.beta.R_slices_l1 == 0);
+    REQUIRE(q.levels.size() == 2);
+    CHECK(q.levels[0].cost.R_slices_l1 == doctest::Approx(0.21875));
+    CHECK(q.levels[1].cost.b_l1 == 0);
+    // Before format 22, or not measured: none (the L2s' costs from a
+    // step's first line).
+    const ModelParams old = parsed(as_format21(format_profile(sample())));
+    for (const LinkCost& l : {old.alpha, old.beta, old.levels[0].cost, old.levels[1].cost})
+        CHECK(l.b_l1 + l.r_l1 + l.R_slices_l1 == 0);
+    CHECK(old.nt_copy_from == 4194304);  // format 21's fields stay
+    ModelParams p = sample();
+    p.alpha.r_l1 = 0;  // one of the two missing: the link writes neither
+    CHECK(format_profile(p).find("alpha.b_l1") == std::string::npos);
+    const std::string t21 = as_format21(format_profile(sample()));
+    CHECK(rejection(t21 + "alpha.b_l1 1\n").find("alpha.b_l1 needs format 22") != std::string::npos);
+    CHECK(rejection(edited("\nbeta.r_l1 1.15625\n", "\n")).find("beta needs both of b_l1, r_l1") !=
+          std::string::npos);
+    CHECK(rejection(edited("alpha.R_slices_l1 0.21875", "alpha.R_slices_l1 -1")).find("positive") !=
+          std::string::npos);
+    // R_slices_l1 only with the link's R_slices, R_slices_mem.
+    std::string u = format_profile(sample());
+    for (const char* k : {"\nalpha.R_slices ", "\nalpha.R_slices_mem ", "\nalpha.R_slices_l2 "}) {
+        const std::size_t at = u.find(k);
+        REQUIRE(at != std::string::npos);
+        u.erase(at + 1, u.find('\n', at + 1) - at);
+    }
+    CHECK(rejection(u).find("alpha's R_slices_l1 needs R_slices, R_slices_mem") != std::string::npos);
+    // A level's in-L1 fields come after its others.
+    const std::string t22 = format_profile(sample());
+    CHECK(rejection(t22.substr(0, t22.find("\nlevel.")) + "\nlevel.l3.b_l1 1\n").find("comes after") !=
+          std::string::npos);
+}
+
 TEST_CASE("R_slices_l2 and slice_near_line, slice_near_lines: format 19, optional, round trip") {
     const ModelParams q = parsed(format_profile(sample()));
     CHECK(q.alpha.R_slices_l2 == doctest::Approx(0.4375));
@@ -813,12 +878,12 @@ TEST_CASE("the default parameters are usable and format as a valid profile") {
 
 TEST_CASE("malformed profiles are rejected with a reason") {
     CHECK(rejection("").find("format") != std::string::npos);
-    CHECK(rejection(edited("format 21", "format 22")).find("format 22") != std::string::npos);
+    CHECK(rejection(edited("format 22", "format 23")).find("format 23") != std::string::npos);
     // A format-1 profile (before call_overhead) asks for a new calibration.
-    CHECK(rejection(edited("format 21", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
+    CHECK(rejection(edited("format 22", "format 1")).find("run hmpi-calibrate again") != std::string::npos);
     // The slice folds' costs: format 10, both of a link or neither, and only
     // with the third-buffer costs.
-    CHECK(rejection(edited("format 21", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
+    CHECK(rejection(edited("format 22", "format 9")).find("alpha.R_slices needs format 10") != std::string::npos);
     CHECK(rejection(edited("beta.R_slices_mem 4.25\n", "")).find("beta needs both of R_slices, R_slices_mem") !=
           std::string::npos);
     CHECK(rejection(edited("level.l3.R_slices 0.9375\n", "")).find("level.l3 needs both of R_slices") !=
