@@ -16,6 +16,7 @@ using hmpi::calibrate::CpuTicks;
 using hmpi::calibrate::interrupted_sizes;
 using hmpi::calibrate::other_work;
 using hmpi::calibrate::nt_copy_from_bytes;
+using hmpi::calibrate::L1Split;
 using hmpi::calibrate::L2Split;
 using hmpi::calibrate::fit_rewrite;
 using hmpi::calibrate::RewriteFit;
@@ -23,6 +24,7 @@ using hmpi::calibrate::robust_fit;
 using hmpi::calibrate::sizes_in_l2;
 using hmpi::calibrate::SliceSplit;
 using hmpi::calibrate::speed_changed;
+using hmpi::calibrate::split_at_l1;
 using hmpi::calibrate::split_at_l2;
 using hmpi::calibrate::split_slices_at_l2;
 
@@ -171,6 +173,61 @@ TEST_CASE("the slices ring splits at 3/4 of an L2 a thread: its in-L2 slope and 
     std::vector<double> flat = y;
     flat[11] = flat[12] = flat[13] = 9000;
     CHECK_FALSE(split_slices_at_l2(x, flat, 3, 2u << 20, 0.75).found);
+}
+
+TEST_CASE("the sweeps split at the L1: the in-L1 slope where it is below the in-L2 one") {
+    // Stop 59's fast-state calibration on the 2-core EPYC guest (48 KiB L1d):
+    // the one-reader third-buffer sweep (3 buffers) and the slices ring (t =
+    // 2), lines (a thread), ns a step (docs/results/collectives-np2/stop59/
+    // profiles/fast.calibrate.log.gz).
+    const std::vector<double> x = {1,   2,    4,    8,    16,   32,    64,    128,   256,
+                                   512, 1024, 2048, 4096, 8192, 16384, 32768, 61440};
+    const std::vector<double> r = {50,  40,   41,   31,   50,    61,    70,    140,   211,
+                                   671, 1372, 2765, 5218, 11637, 25858, 50710.5, 85317};
+    const double l1 = 48 << 10;
+    // Half an L1 per core: 3 x 64 / 2 bytes a line, up to 256 lines; the
+    // largest three 64-256 lines: 0.709 ns a line against r_l2 1.244.
+    const L1Split s = split_at_l1(x, r, 96, l1 / 2, 48 << 10, 0, 0, 1.244);
+    REQUIRE(s.found);
+    CHECK(s.slope == doctest::Approx(0.7087).epsilon(0.001));
+    // The near excess, near_line min(m, near_lines), comes off each size
+    // first: with 0.5 ns for 100 lines the slope over 64-256 lines changes.
+    {
+        // Steps less 0.5 min(m, 100): 70 - 32, 140 - 50, 211 - 50.
+        const std::vector<double> xs = {64, 128, 256}, ys = {38, 90, 161};
+        const double mx = (64 + 128 + 256) / 3.0, my = (38 + 90 + 161) / 3.0;
+        double sxy = 0, sxx = 0;
+        for (int i = 0; i < 3; ++i) {
+            sxy += (xs[i] - mx) * (ys[i] - my);
+            sxx += (xs[i] - mx) * (xs[i] - mx);
+        }
+        CHECK(split_at_l1(x, r, 96, l1 / 2, 48 << 10, 0.5, 100, 1.244).slope == doctest::Approx(sxy / sxx));
+    }
+    // The reduction sweep (2 buffers: 64 bytes a line a core, up to 384
+    // lines): 64-256 lines, 0.770 against b_l2 0.952.
+    const std::vector<double> xb = {1,   2,    4,    8,    16,   32,    64,    128,   256,
+                                    512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 92160};
+    const std::vector<double> b = {50,  50,   50,   50,   51,   70,    70,    130,   220,
+                                   420, 1022, 1963, 3916, 7812, 17566, 38638, 80661, 111196};
+    CHECK(split_at_l1(xb, b, 64, l1 / 2, 48 << 10, 0, 0, 0.952).slope == doctest::Approx(0.7701).epsilon(0.001));
+    // Not below the in-L2 slope: not written.
+    CHECK_FALSE(split_at_l1(x, r, 96, l1 / 2, 48 << 10, 0, 0, 0.7).found);
+    // No L1 size, no size a whole L1 past, or fewer than three sizes of 16
+    // lines or more within: none.
+    CHECK_FALSE(split_at_l1(x, r, 96, l1 / 2, 0, 0, 0, 1.244).found);
+    const std::vector<double> x9(x.begin(), x.begin() + 9), r9(r.begin(), r.begin() + 9);
+    CHECK_FALSE(split_at_l1(x9, r9, 96, l1 / 2, 48 << 10, 0, 0, 1.244).found);
+    CHECK_FALSE(split_at_l1(x, r, 96, 96 * 32, 48 << 10, 0, 0, 1.244).found);  // up to 32 lines: two of 16 or more
+    // The slices ring at kSliceFoldL1Share (half an L1 a thread: 3 x 64
+    // bytes a line, up to 128 lines): 32-128 lines, 0.826 a step's line,
+    // R_slices_l1 0.413 a thread, against R_slices_l2 0.722 (1.444 a step's line).
+    const std::vector<double> xr = {1,   2,    4,    8,    16,   32,    64,   128,
+                                    256, 512, 1024, 2048, 4096, 8192, 16384, 30720};
+    const std::vector<double> ring = {61,  61,  71,   71,   71,   81,    111,   161,
+                                      291, 722, 1553, 3085, 6000, 12818, 28122, 54847.5};
+    const L1Split sl = split_at_l1(xr, ring, 192, 0.5 * l1, 48 << 10, 0, 0, 2 * 0.722);
+    REQUIRE(sl.found);
+    CHECK(sl.slope / 2 == doctest::Approx(0.4129).epsilon(0.001));
 }
 
 TEST_CASE("the copy-in's rewrite: a knee doubles a line's cost, past it the slope there") {

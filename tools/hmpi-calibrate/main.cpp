@@ -46,7 +46,7 @@ using namespace hmpi::calibrate;
 using coll::LevelKind;
 using coll::LinkCost;
 
-constexpr const char* kToolVersion = "hmpi-calibrate 22";
+constexpr const char* kToolVersion = "hmpi-calibrate 23";
 constexpr std::size_t kLine = 64;
 
 struct Options {
@@ -128,6 +128,7 @@ struct Plan {
     bool quick;
     std::size_t cache_ws;  // largest in-cache working set
     std::size_t l2_bytes;  // one core's L2 (0: unknown): where the one-reader sweeps split
+    std::size_t l1_bytes;  // one core's L1d (0: unknown): where they split again
     std::vector<std::size_t> mem_ws;  // working sets beyond every cache (may be empty)
     std::string no_mem_why;           // why mem_ws is empty (for notes)
     double target_ns;      // time per in-cache size
@@ -190,20 +191,23 @@ struct KernelSpec {
     double LinkCost::*f_one_mem;
     double LinkCost::*f_many_mem;
     double LinkCost::*f_one_l2;  // the one-reader cost while the data stay in the L2s (format 18)
+    double LinkCost::*f_one_l1;  // the same in the L1s (format 22; null: the copy, whose sweep shows no step there)
 };
 constexpr KernelSpec kReduce{Kernel::reduce, 0, 2, "reduction", "reduces", "reducing", "b", "B", "b_mem", "B_mem",
-                             &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::b_l2};
+                             &LinkCost::b, &LinkCost::B, &LinkCost::b_mem, &LinkCost::B_mem, &LinkCost::b_l2,
+                             &LinkCost::b_l1};
 constexpr KernelSpec kReduce3{Kernel::reduce3, 2, 3, "third-buffer reduction", "reduces into a third buffer",
                               "reducing into a third buffer", "r", "R", "r_mem", "R_mem", &LinkCost::r, &LinkCost::R,
-                              &LinkCost::r_mem, &LinkCost::R_mem, &LinkCost::r_l2};
+                              &LinkCost::r_mem, &LinkCost::R_mem, &LinkCost::r_l2, &LinkCost::r_l1};
 // The congested third-buffer fold of disjoint slices: ring only; its one-
 // thread costs are r and r_mem (the pair measurement is the same kernel).
 constexpr KernelSpec kReduce3Slices{Kernel::reduce3_slices, 3, 3, "third-buffer reduction of own slices",
                                     "reduces into a third buffer", "reducing its own slice into a third buffer", "r",
                                     "R_slices", "r_mem", "R_slices_mem", &LinkCost::r, &LinkCost::R_slices,
-                                    &LinkCost::r_mem, &LinkCost::R_slices_mem, &LinkCost::r_l2};
+                                    &LinkCost::r_mem, &LinkCost::R_slices_mem, &LinkCost::r_l2, &LinkCost::r_l1};
 constexpr KernelSpec kCopy{Kernel::copy, 1, 2, "copy", "copies", "copying", "c", "C", "c_mem", "C_mem",
-                           &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem, &LinkCost::c_l2};
+                           &LinkCost::c, &LinkCost::C, &LinkCost::c_mem, &LinkCost::C_mem, &LinkCost::c_l2,
+                           nullptr};
 
 struct LinkResult {
     LinkCost cost;
@@ -220,7 +224,9 @@ struct LinkResult {
         bool found = false;
         double l2 = 0;
         std::vector<double> beyond_x, beyond_y;
+        double l1 = 0;  // the in-L1 slope (split_at_l1; 0: none)
     } split[3];
+    double slices_l1 = 0;  // the slices ring's in-L1 slope a thread (0: none)
     double near_line = 0, near_lines = 0;  // the reduction sweep's near excess (params.hpp)
     double slice_near_line = 0, slice_near_lines = 0;  // the slices ring's (params.hpp)
     std::vector<std::string> notes;
@@ -304,6 +310,16 @@ void measure_pair(const Plan& plan, const LinkPlan& link, double clk, const Kern
                      "a step %.3f ns more each",
                      link.name.c_str(), k.one, s.l2, s.near_line > 0 && s.excess > 0 ? s.excess / s.near_line : 0.0,
                      s.near_line > 0 && s.excess > 0 ? s.near_line : 0.0);
+        // Within the L1s (the reduction's near excess, measured first, taken off as the model charges it).
+        if (s.found && k.f_one_l1) {
+            const L1Split s1 = split_at_l1(kx, ky, k.buffers * static_cast<double>(kLine) / 2,
+                                           static_cast<double>(plan.l1_bytes) / 2, plan.l1_bytes, res.near_line,
+                                           res.near_lines, s.l2);
+            out.l1 = s1.found ? s1.slope : 0;
+            if (s1.found)
+                progress("%s: split at the L1: %s_l1 = %.3f ns/line up to half an L1 per core", link.name.c_str(),
+                         k.one, s1.slope);
+        }
     }
     if (!reduce) {
         (k.kernel == Kernel::copy ? res.copy_intercept : res.reduce3_intercept) = a;
@@ -415,6 +431,13 @@ void measure_ring(const Plan& plan, const LinkPlan& link, const KernelSpec& k, L
                      "lines of a slice %.3f ns more each",
                      link.name.c_str(), res.cost.R_slices_l2, 100 * coll::kSliceFoldL2Share, s.near_lines,
                      s.near_line);
+            const L1Split s1 = split_at_l1(fit.x, fit.y, k.buffers * static_cast<double>(kLine),
+                                           coll::kSliceFoldL1Share * static_cast<double>(plan.l1_bytes),
+                                           plan.l1_bytes, s.near_line, s.near_lines, s.slope);
+            res.slices_l1 = s1.found ? s1.slope / static_cast<double>(t) : 0;
+            if (s1.found)
+                progress("%s: split at the L1: R_slices_l1 = %.3f ns/line up to %.0f%% of an L1 a thread",
+                         link.name.c_str(), res.slices_l1, 100 * coll::kSliceFoldL1Share);
         } else {
             res.notes.push_back(link.name + ": no split at the L2 in the slices ring; R_slices at every size in cache");
         }
@@ -460,6 +483,18 @@ void apply_l2_split(const LinkPlan& link, LinkResult& res) {
         res.cost.*k->f_one_l2 = s.l2;
         progress("%s: %s = %.3f ns/line past the L2, %s_l2 = %.3f within", link.name.c_str(), k->one,
                  res.cost.*k->f_one, k->one, s.l2);
+    }
+    // The in-L1 costs (format 22): b_l1 and r_l1 together, R_slices_l1 with R_slices_l2.
+    const double b1 = res.split[kReduce.index].l1, r1 = res.split[kReduce3.index].l1;
+    if (b1 > 0 && r1 > 0) {
+        res.cost.b_l1 = b1;
+        res.cost.r_l1 = r1;
+        if (res.slices_l1 > 0 && res.cost.R_slices_l2 > 0) res.cost.R_slices_l1 = res.slices_l1;
+        progress("%s: in the L1s b_l1 = %.3f, r_l1 = %.3f, R_slices_l1 = %.3f ns/line", link.name.c_str(), b1, r1,
+                 res.cost.R_slices_l1);
+    } else {
+        res.notes.push_back(link.name + ": no split at the L1 in the reduction sweeps (or none cheaper than in the "
+                                        "L2s); the L2s' costs from a step's first line");
     }
 }
 
@@ -538,6 +573,8 @@ void enforce_orderings(LinkCost& l, int t, const std::string& name, std::vector<
         raise_to(l.r_l2, l.b_l2, "r_l2", "a reduction into a third buffer moves a line for no less than one in place");
         lower_to(l.c_l2, l.b_l2, "c_l2", "a copy moves a line for no more than a reduction");
     }
+    if (l.b_l1 > 0 && l.r_l1 > 0)
+        raise_to(l.r_l1, l.b_l1, "r_l1", "a reduction into a third buffer moves a line for no less than one in place");
 }
 
 // The fields of a LinkCost, in profile order (for orderings across links):
@@ -1612,6 +1649,7 @@ int run_calibration(const Options& opt) {
     Plan plan;
     plan.quick = opt.quick;
     plan.l2_bytes = m.l2_bytes;
+    plan.l1_bytes = m.l1_bytes;
     // In cache: up to half of one last-level cache (the reader's and the
     // writer's buffers), and not more than needed to see the slope.
     plan.cache_ws = std::min<std::size_t>(m.llc_bytes ? m.llc_bytes / 2 : (8u << 20), opt.quick ? (8u << 20) : (32u << 20));
@@ -1859,7 +1897,8 @@ int run_calibration(const Options& opt) {
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
     out += "# r, R, r_mem, R_mem, R_slices, R_slices_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
-    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2, R_slices_l2: while the data stay in the L2s; near_line:\n";
+    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2, R_slices_l2: while the data stay in the L2s; b_l1, r_l1,\n";
+    out += "# R_slices_l1: in the L1s; near_line:\n";
     out += "# ns more for each of a step's first near_lines lines, slice_near_line of a slice fold's first\n";
     out += "# slice_near_lines); copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";

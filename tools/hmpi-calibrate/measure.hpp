@@ -28,6 +28,7 @@ struct Core {
 
 struct Machine {
     std::vector<Core> cores;
+    std::size_t l1_bytes = 0;   // one core's L1 data cache (0 unknown)
     std::size_t l2_bytes = 0;   // one L2 (0 unknown)
     std::size_t llc_bytes = 0;  // one last-level cache (L3, else L2)
     // Bytes all caches of the machine hold together (every LLC plus, where
@@ -157,6 +158,23 @@ struct L2Split {
 };
 L2Split split_at_l2(const std::vector<double>& x, const std::vector<double>& y, double a, int buffers,
                     std::size_t l2_bytes);
+
+// A sweep's slope while its data stay in the L1s (docs/model.md, "Folds in
+// the L1s"): over the sizes of 16 lines or more whose data, `line_bytes`
+// bytes a line, take at most `within` bytes, each step less its near excess
+// (near_line min(m, near_lines), the model's charge besides the lines), the
+// least-squares slope of the largest three. Found where there are three,
+// the sweep also reaches a whole L1 (`l1_bytes`) past them, they rise, and
+// the slope is below `above` (the in-L2 slope: an L1 cost that saves
+// nothing is not written). The one-reader sweeps take line_bytes = buffers
+// x 64 / 2 and within = half an L1 (as the L2 split: l1_resident, cost.hpp);
+// the slices ring buffers x 64 and kSliceFoldL1Share of one.
+struct L1Split {
+    bool found = false;
+    double slope = 0;
+};
+L1Split split_at_l1(const std::vector<double>& x, const std::vector<double>& y, double line_bytes, double within,
+                    std::size_t l1_bytes, double near_line, double near_lines, double above);
 
 // Of a one-reader sweep's sizes (x lines, y ns a step), those whose rounds
 // were all interrupted: the step less `a`, per line, more than 3 times the
