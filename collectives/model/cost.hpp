@@ -8,9 +8,10 @@
 //
 // The formulas use the communicator's shape (p ranks, s cache domains, q
 // ranks in the largest) from its topology, and m = the call's message in
-// cache lines. Whether in-L2, in-cache or memory per-line costs apply is
-// decided by the algorithm's working set against the L2s and the cache
-// (LinkCost, params.hpp; l2_resident and CostQuery::spills below).
+// cache lines. Whether in-L1, in-L2, in-cache or memory per-line costs
+// apply is decided by the algorithm's working set against the L1s, the L2s
+// and the cache (LinkCost, params.hpp; l1_resident, l2_resident and
+// CostQuery::spills below).
 #pragma once
 #include <cmath>
 #include <cstddef>
