@@ -40,11 +40,12 @@ R=$repo/docs/results
 # profile as hmpi-calibrate 22 makes it, stop62/profiles/both.txt (the
 # copy-in's one slope, by profile22.py); s62np2b, s62np2c: run with
 # 03a57ba's, stop62/profiles/run2-both.txt (a knee at 32 lines,
-# the slope past it); s62np2d: run with both.txt; s63np2: run with
+# the slope past it); s62np2d: run with both.txt; s63np2, s63np2b: run with
 # stop63/profiles/both.txt, the same calibrations with hmpi-calibrate 23's
 # in-L1 costs (by profile23.py); s62np2dl ... s59np2bl: this guest's runs of
 # stops 59-62 with it, beside s62np2d, s62np2r ... s59np2br)
 runs=(
+  "s63np2b|$R/collectives-np2/stop63/run2/s63np2b.csv.gz|$R/collectives-np2/stop63/profiles/both.txt|$R/collectives-np2/stop63/run2/s63np2b.notes|2|1x2,l1=48K,l2=1M,l3=32M"
   "s63np2|$R/collectives-np2/stop63/run/s63np2.csv.gz|$R/collectives-np2/stop63/profiles/both.txt|$R/collectives-np2/stop63/run/s63np2.notes|2|1x2,l1=48K,l2=1M,l3=32M"
   "s62np2dl|$R/collectives-np2/stop62/run4/s62np2d.csv.gz|$R/collectives-np2/stop63/profiles/both.txt|$R/collectives-np2/stop62/run4/s62np2d.notes|2|1x2,l1=48K,l2=1M,l3=32M"
   "s62np2l|$R/collectives-np2/stop62/run/s62np2.csv.gz|$R/collectives-np2/stop63/profiles/both.txt|$R/collectives-np2/stop62/run/s62np2.notes|2|1x2,l1=48K,l2=1M,l3=32M"
