@@ -365,7 +365,8 @@ int main(int argc, char** argv) {
         } else if (a == "--machine" && i + 1 < argc) {
             machine.emplace();
             if (!parse_machine(argv[++i], &*machine)) {
-                std::fprintf(stderr, "hmpi-info: bad --machine '%s' (want SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE])\n", argv[i]);
+                std::fprintf(stderr, "hmpi-info: bad --machine '%s' (want SxQ[,l1=SIZE][,l2=SIZE][,l3=SIZE])\n",
+                             argv[i]);
                 return 2;
             }
         } else if (a == "--profile" && i + 1 < argc) {

@@ -325,7 +325,8 @@ std::string describe(const CommTopology& t, std::size_t core_cache) {
             if (l.kind == LevelKind::numa && g.numa >= 0) s += "@" + std::to_string(g.numa);
         }
     }
-    s += "\n  caches: " + (t.l1_bytes ? "L1d " + format_size(t.l1_bytes) + ", " : std::string()) + "L2 " + format_size(t.l2_bytes) + ", LLC " + format_size(t.llc_bytes) + ' ' +
+    const std::string l1 = t.l1_bytes ? "L1d " + format_size(t.l1_bytes) + ", " : std::string();
+    s += "\n  caches: " + l1 + "L2 " + format_size(t.l2_bytes) + ", LLC " + format_size(t.llc_bytes) + ' ' +
          (t.llc_inclusive ? "inclusive" : "non-inclusive") + (t.llc_inclusive_known ? "" : " (assumed)") +
          "; C = " + format_size(t.cache_bytes);
     if (const std::size_t c = t.cache_bytes_with(core_cache); c != t.cache_bytes)

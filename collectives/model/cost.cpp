@@ -87,19 +87,25 @@ double all_poll_excess(const CostQuery& c, int t) noexcept {
     return t >= 2 ? c.params.step_overhead + c.params.poll_line * (t - 2) : 0.0;
 }
 
-bool l2_resident(const CostQuery& c, std::size_t ws) noexcept {
-    return c.topo.l2_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l2_bytes / 2;
+namespace {
+// Whether a rank's share of working set ws (ws / p) takes at most `share`
+// of a cache of `bytes` (0: unknown, never).
+bool rank_share_within(const CostQuery& c, std::size_t ws, std::size_t bytes, double share) noexcept {
+    return bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
+                            share * static_cast<double>(bytes);
 }
+}  // namespace
 bool l1_resident(const CostQuery& c, std::size_t ws) noexcept {
-    return c.topo.l1_bytes > 0 && ws / static_cast<std::size_t>(std::max(c.p(), 1)) <= c.topo.l1_bytes / 2;
+    return rank_share_within(c, ws, c.topo.l1_bytes, 0.5);
+}
+bool l2_resident(const CostQuery& c, std::size_t ws) noexcept {
+    return rank_share_within(c, ws, c.topo.l2_bytes, 0.5);
 }
 bool slice_fold_l1_resident(const CostQuery& c, std::size_t ws) noexcept {
-    return c.topo.l1_bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
-                                      kSliceFoldL1Share * static_cast<double>(c.topo.l1_bytes);
+    return rank_share_within(c, ws, c.topo.l1_bytes, kSliceFoldL1Share);
 }
 bool slice_fold_l2_resident(const CostQuery& c, std::size_t ws) noexcept {
-    return c.topo.l2_bytes > 0 && static_cast<double>(ws / static_cast<std::size_t>(std::max(c.p(), 1))) <=
-                                      kSliceFoldL2Share * static_cast<double>(c.topo.l2_bytes);
+    return rank_share_within(c, ws, c.topo.l2_bytes, kSliceFoldL2Share);
 }
 double near_excess(const CostQuery& c, double m) noexcept {
     return c.params.near_line * std::min(m, c.params.near_lines);
@@ -114,6 +120,12 @@ namespace {
 double in_cache(const CostQuery& c, double l2_cost, double cost, std::size_t ws, double l1_cost = 0) noexcept {
     if (l1_cost > 0 && l1_resident(c, ws)) return l1_cost;
     return l2_cost > 0 && l2_resident(c, ws) ? l2_cost : cost;
+}
+// The same for a slice fold, whose rank's share stays in a cache longer
+// (slice_fold_l1_resident, slice_fold_l2_resident).
+double in_slice_cache(const CostQuery& c, double l1_cost, double l2_cost, double cost, std::size_t ws) noexcept {
+    if (l1_cost > 0 && slice_fold_l1_resident(c, ws)) return l1_cost;
+    return l2_cost > 0 && slice_fold_l2_resident(c, ws) ? l2_cost : cost;
 }
 }  // namespace
 double line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
@@ -146,17 +158,13 @@ double shared_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, st
 double congested_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, std::size_t ws) noexcept {
     if (l.R_slices <= 0) return congested_reduce3_line_cost(c, l, ws);
     if (c.spills(ws)) return l.R_slices_mem > 0 ? l.R_slices_mem : l.R_slices;
-    if (l.R_slices_l1 > 0 && slice_fold_l1_resident(c, ws)) return l.R_slices_l1;
-    return l.R_slices_l2 > 0 && slice_fold_l2_resident(c, ws) ? l.R_slices_l2 : l.R_slices;
+    return in_slice_cache(c, l.R_slices_l1, l.R_slices_l2, l.R_slices, ws);
 }
 double shared_slice_reduce3_line_cost(const CostQuery& c, const LinkCost& l, int t, std::size_t ws) noexcept {
-    // A slice fold's lines stay in the L2s longer than a one-reader step's
-    // (slice_fold_l2_resident, slice_fold_l1_resident): its one-thread cost
-    // is r_l1, r_l2 up to there.
-    const bool cached = !c.spills(ws);
-    const double one = l.r_l1 > 0 && cached && slice_fold_l1_resident(c, ws)   ? l.r_l1
-                       : l.r_l2 > 0 && cached && slice_fold_l2_resident(c, ws) ? l.r_l2
-                                                                               : reduce3_line_cost(c, l, ws);
+    // A slice fold's lines stay in the L1s and L2s longer than a one-reader
+    // step's: its one-thread cost is r_l1, r_l2 up to there.
+    const double past = reduce3_line_cost(c, l, ws);
+    const double one = c.spills(ws) ? past : in_slice_cache(c, l.r_l1, l.r_l2, past, ws);
     return std::max(one, congested_slice_reduce3_line_cost(c, l, ws) * t);
 }
 double congested_reduce3_step_cost(const CostQuery& c, const LinkCost& l, double m, int t, std::size_t ws) noexcept {

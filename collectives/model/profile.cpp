@@ -623,7 +623,8 @@ std::optional<ModelParams> parse_one_state(std::string_view text, std::string* e
             return link + "'s R_slices_l2 needs R_slices, R_slices_mem";
         int n1 = 0;
         for (const char* f : kL1Fields) n1 += seen.count(link + "." + f) ? 1 : 0;
-        if (n1 != 0 && n1 != static_cast<int>(std::size(kL1Fields))) return link + " needs both of b_l1, r_l1 or neither";
+        if (n1 != 0 && n1 != static_cast<int>(std::size(kL1Fields)))
+            return link + " needs both of b_l1, r_l1 or neither";
         if (seen.count(link + "." + kSliceL1Field) && slices_given(link) == 0)
             return link + "'s R_slices_l1 needs R_slices, R_slices_mem";
         return {};

@@ -1897,8 +1897,8 @@ int run_calibration(const Options& opt) {
            (opt.quick ? " --quick" : "") + ".\n";
     out += "# Units: a in ns per synchronized step; b, B, b_mem, B_mem (reduction step) and\n";
     out += "# r, R, r_mem, R_mem, R_slices, R_slices_mem (reduction into a third buffer) and c, C, c_mem, C_mem (copy\n";
-    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2, R_slices_l2: while the data stay in the L2s; b_l1, r_l1,\n";
-    out += "# R_slices_l1: in the L1s; near_line:\n";
+    out += "# step) in ns per 64-byte line (b_l2, c_l2, r_l2, R_slices_l2: while the data stay in the L2s;\n";
+    out += "# b_l1, r_l1, R_slices_l1: in the L1s; near_line:\n";
     out += "# ns more for each of a step's first near_lines lines, slice_near_line of a slice fold's first\n";
     out += "# slice_near_lines); copy bandwidths in bytes\n";
     out += "# per ns (GB/s); call_overhead in ns per collective call.\n";

@@ -230,7 +230,8 @@ Machine discover_machine() {
     hwloc_obj_t l2 = n_l2 > 0 ? hwloc_get_obj_by_type(t, HWLOC_OBJ_L2CACHE, 0) : nullptr;
     hwloc_obj_t l3 = n_l3 > 0 ? hwloc_get_obj_by_type(t, HWLOC_OBJ_L3CACHE, 0) : nullptr;
     if (l2) m.l2_bytes = l2->attr->cache.size;
-    if (hwloc_obj_t l1 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L1CACHE, 0); l1 && l1->attr) m.l1_bytes = l1->attr->cache.size;
+    if (hwloc_obj_t l1 = hwloc_get_obj_by_type(t, HWLOC_OBJ_L1CACHE, 0); l1 && l1->attr)
+        m.l1_bytes = l1->attr->cache.size;
     m.llc_bytes = l3 ? l3->attr->cache.size : m.l2_bytes;
     const char* incl = l3 ? hwloc_obj_get_info_by_name(l3, "Inclusive") : nullptr;
     const bool inclusive = incl && std::strcmp(incl, "1") == 0;
@@ -1144,17 +1145,13 @@ L1Split split_at_l1(const std::vector<double>& x, const std::vector<double>& y, 
                     std::size_t l1_bytes, double near_line, double near_lines, double above) {
     L1Split s;
     if (l1_bytes == 0) return s;
-    std::vector<double> ix, iy;
-    bool beyond = false;
-    for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i) {
-        const double bytes = line_bytes * x[i];
-        if (bytes <= within && x[i] >= 16) {
-            ix.push_back(x[i]);
-            iy.push_back(y[i] - near_line * std::min(x[i], near_lines));
-        } else if (bytes >= static_cast<double>(l1_bytes)) {
-            beyond = true;
+    std::vector<double> wx, wy, ix, iy;
+    const bool beyond = sizes_in_l2(x, y, line_bytes, within, l1_bytes, 0.0, wx, wy);
+    for (std::size_t i = 0; i < wx.size(); ++i)
+        if (wx[i] >= 16) {
+            ix.push_back(wx[i]);
+            iy.push_back(wy[i] - near_line * std::min(wx[i], near_lines));
         }
-    }
     if (ix.size() < 3 || !beyond) return s;
     const TopLine top = fit_top_three(ix, iy);
     if (!top.rising || !(top.slope < above)) return s;

@@ -141,6 +141,7 @@ TopLine fit_top_three(const std::vector<double>& x, const std::vector<double>& y
 // data, `line_bytes` bytes a line, take at most `within` bytes go to (ix,
 // iy), each step less `minus`; true where some size's data take a whole L2
 // or more (the sweep reaches past the L2, so a split there means something).
+// The split at the L1 passes the L1's size.
 bool sizes_in_l2(const std::vector<double>& x, const std::vector<double>& y, double line_bytes, double within,
                  std::size_t l2_bytes, double minus, std::vector<double>& ix, std::vector<double>& iy);
 
